@@ -1,0 +1,68 @@
+# The latency fork: topic branches of Debian's linux-source 6.1 kept as
+# patch series in series/.  See README.md.
+#
+#   make check          build the tree and branches, check every commit
+#   make test           the tooling's own tests
+#
+# Generated files go to $(BUILD) (default: ./build, git-ignored); the
+# kernel tree to $(KTREE) (default: $(BUILD)/linux).
+
+BUILD ?= $(CURDIR)/build
+KTREE ?= $(BUILD)/linux
+export BUILD KTREE
+
+S := scripts
+
+.PHONY: all help deps tree branches export send pull-request check report \
+	test bench clean distclean
+
+all: help
+
+help:
+	@sed -n 's/^## //p' README.md 2>/dev/null | head -n 40 || true
+	@echo "targets: deps tree branches export send pull-request check report test bench clean"
+
+## make deps: install every Debian package the project needs (apt-get)
+deps:
+	$(S)/deps
+
+## make tree: import linux-source as one commit tagged 'base' (idempotent)
+tree:
+	$(S)/mktree
+
+## make branches: topic branches from series/, then for-next
+branches: tree
+	$(S)/mkbranches
+
+## make export [TOPIC=t]: series/<topic>/ from the branches, with b4
+export:
+	$(S)/export $(TOPIC)
+
+## make send TOPIC=t [SEND=1]: b4 send (a dry run unless SEND=1)
+send:
+	@test -n "$(TOPIC)" || { echo "make send: TOPIC= is required" >&2; exit 2; }
+	$(S)/send $(TOPIC)
+
+## make pull-request TOPIC=t [URL=u]: git request-pull for the topic
+pull-request:
+	@test -n "$(TOPIC)" || { echo "make pull-request: TOPIC= is required" >&2; exit 2; }
+	$(S)/pull-request $(TOPIC) $(URL)
+
+## make check [TOPIC=t] [ARCH=a] [CHECKS=c]: every check on every commit
+check: branches
+	checks/run $(if $(TOPIC),--topic $(TOPIC)) $(if $(ARCH),--arch $(ARCH)) \
+		$(if $(CHECKS),--checks "$(CHECKS)")
+
+## make report: the matrix of cached results
+report:
+	checks/report
+
+## make test: the tooling's own tests (tests/*.sh)
+test:
+	tests/run
+
+clean:
+	rm -rf $(BUILD)/work $(BUILD)/send
+
+distclean:
+	rm -rf $(BUILD)

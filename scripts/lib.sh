@@ -1,0 +1,65 @@
+# Common helpers for the fork's scripts.  Sourced, never executed.
+# shellcheck shell=sh
+
+PROG=${0##*/}
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+BUILD=${BUILD:-$TOP/build}
+KTREE=${KTREE:-$BUILD/linux}
+SERIES=${SERIES:-$TOP/series}
+BRANCHES_TXT=${BRANCHES_TXT:-$TOP/branches.txt}
+NOTES=${NOTES:-$TOP/MAINTAINERS-notes}
+
+# The identity of the base import: commit ids depend only on the inputs.
+FORK_NAME='Latency Fork Tooling'
+FORK_EMAIL='tooling@latency-fork.invalid'
+
+die() {
+	printf '%s: error: %s\n' "$PROG" "$*" >&2
+	exit 1
+}
+
+warn() {
+	printf '%s: warning: %s\n' "$PROG" "$*" >&2
+}
+
+note() {
+	printf '%s: %s\n' "$PROG" "$*" >&2
+}
+
+# git on the kernel tree
+kgit() {
+	git -C "$KTREE" "$@"
+}
+
+need_tree() {
+	kgit rev-parse -q --verify refs/tags/base >/dev/null 2>&1 ||
+		die "no kernel tree with a 'base' tag in $KTREE (run 'make tree')"
+}
+
+# The maintainer commits what the branches carry (git am, merges); only
+# the base import is the tooling's.  Fixed identities and dates keep ids
+# deterministic.
+fork_committer() {
+	GIT_COMMITTER_NAME=$FORK_MAINTAINER_NAME
+	GIT_COMMITTER_EMAIL=$FORK_MAINTAINER_EMAIL
+	export GIT_COMMITTER_NAME GIT_COMMITTER_EMAIL
+}
+
+# topics: print the validated topic graph (see scripts/topics)
+topics() {
+	"$TOP/scripts/topics" "$BRANCHES_TXT"
+}
+
+# The patch files of a topic, in order, without the cover letter.
+topic_patches() {
+	for _p in "$SERIES/$1"/[0-9][0-9][0-9][0-9]-*.patch; do
+		[ -e "$_p" ] || continue
+		case ${_p##*/} in
+		0000-*) ;;
+		*) printf '%s\n' "$_p" ;;
+		esac
+	done
+}
+
+# shellcheck source=../fork.conf
+. "$TOP/fork.conf"
