@@ -9,6 +9,16 @@ SERIES=${SERIES:-$TOP/series}
 BRANCHES_TXT=${BRANCHES_TXT:-$TOP/branches.txt}
 NOTES=${NOTES:-$TOP/MAINTAINERS-notes}
 
+# paths given relative to the caller's directory work from anywhere
+abspath() {
+	case $1 in
+	/*) printf '%s\n' "$1" ;;
+	*) printf '%s/%s\n' "$PWD" "$1" ;;
+	esac
+}
+BUILD=$(abspath "$BUILD") KTREE=$(abspath "$KTREE") SERIES=$(abspath "$SERIES")
+BRANCHES_TXT=$(abspath "$BRANCHES_TXT") NOTES=$(abspath "$NOTES")
+
 # The identity of the base import: commit ids depend only on the inputs.
 FORK_NAME='Latency Fork Tooling'
 FORK_EMAIL='tooling@latency-fork.invalid'

@@ -1,0 +1,117 @@
+# Common part of every check: checks/<name> COMMIT ARCH.  Sourced.
+#
+# Contract: exit 0 pass, 1 fail, 77 skip; the full log on stdout/stderr
+# (the runner keeps it); the last line printed is the one-line summary.
+# Every check works on a clean checkout of COMMIT in the shared source
+# work tree $SRC, never on a user's work tree.
+# shellcheck shell=sh
+. "$(dirname "$0")/../scripts/lib.sh"
+
+# an error of the check itself (not a verdict on the commit): exit 2, so
+# the runner reports ERROR and caches nothing
+die() {
+	printf '%s: error: %s\n' "$PROG" "$*" >&2
+	echo "ERROR $PROG: $*"
+	exit 2
+}
+
+SRC=$BUILD/work/src
+LOGDIR=${LOGDIR:-$BUILD/work/check-tmp}
+mkdir -p "$LOGDIR"
+CHECK=$PROG
+
+[ $# -ge 2 ] || die "usage: $CHECK COMMIT ARCH"
+COMMIT=$(kgit rev-parse --verify -q "$1^{commit}") || die "unknown commit $1"
+ARCH=$2
+ARCHCONF=$TOP/boot-tests/arch/$ARCH.conf
+if [ "$ARCH" != any ]; then
+	[ -r "$ARCHCONF" ] || die "unknown arch $ARCH"
+	. "$ARCHCONF"
+fi
+OBJ=$BUILD/kbuild/$ARCH
+export CCACHE_DIR=${CCACHE_DIR:-$BUILD/ccache}
+# one kernel build at a time on this machine, whatever the BUILD directory
+KBUILD_LOCK=${KBUILD_LOCK:-/tmp/fork-kbuild.lock}
+
+pass() { echo "PASS $CHECK: $*"; exit 0; }
+fail() { echo "FAIL $CHECK: $*"; exit 1; }
+skip() { echo "SKIP $CHECK: $*"; exit 77; }
+
+# check out a commit in $SRC (created on first use), clean
+checkout() {
+	if [ ! -e "$SRC/.git" ]; then
+		mkdir -p "${SRC%/*}"
+		kgit worktree prune
+		kgit worktree add -q --detach "$SRC" "$1" >/dev/null || die "cannot create $SRC"
+	fi
+	git -C "$SRC" -c core.hooksPath=/dev/null checkout -q --force --detach "$1" ||
+		die "cannot check out $1"
+	git -C "$SRC" clean -q -f -d
+}
+
+# kmake ARGS...: make in $SRC for $ARCH into $OBJ, one build at a time
+kmake() {
+	flock "$KBUILD_LOCK" make -C "$SRC" O="$OBJ" ARCH="$KARCH" \
+		CROSS_COMPILE="$CROSS_COMPILE" CC="ccache $KCC" -j"$(nproc)" "$@"
+}
+
+# the .c files a commit changes (added or modified)
+touched_c() {
+	kgit diff-tree --no-commit-id --name-only -r --diff-filter=AM "$1" | grep '\.c$'
+}
+
+# prepare COMMIT: check it out and configure $OBJ (only rewritten on change)
+prepare() {
+	checkout "$1"
+	"$TOP/scripts/kconfig" "$ARCH" "$SRC" "$OBJ" || fail "$ARCH: kconfig failed"
+}
+
+# diagnostics FLAGS FILE...: compile FILEs (.c) with extra make FLAGS
+# (W=1, C=2) and print their warnings and errors, line and column numbers
+# dropped, one per line, sorted.  A file the config does not build prints
+# "unbuilt: FILE".
+diagnostics() {
+	_flags=$1
+	shift
+	for _f; do
+		_o=${_f%.c}.o
+		# force a recompile so the warnings are printed again
+		rm -f "$OBJ/$_o"
+		_out=$(kmake "$_flags" "$_o" 2>&1)
+		if printf '%s\n' "$_out" | grep -q "No rule to make target '$_o'"; then
+			echo "unbuilt: $_f"
+			continue
+		fi
+		printf '%s\n' "$_out" | grep -E '^[^ :]+:[0-9]+(:[0-9]+)?: (warning|error):' |
+			sed -E 's/^([^ :]+):[0-9]+(:[0-9]+)?: /\1: /'
+	done | sort -u
+}
+
+# diag_delta FLAGS: the warnings FLAGS gives on the .c files $COMMIT
+# touches that the parent's version of those files does not give, compiled
+# in the same tree and config (so the build stays incremental).  Prints the
+# new ones; returns 1 if there are any.
+diag_delta() {
+	_files=$(touched_c "$COMMIT")
+	[ -n "$_files" ] || { echo "no .c file touched"; return 0; }
+	# shellcheck disable=SC2086
+	diagnostics "$1" $_files >"$LOGDIR/diag.new"
+	for _f in $_files; do
+		if kgit cat-file -e "$COMMIT^:$_f" 2>/dev/null; then
+			cp "$SRC/$_f" "$LOGDIR/keep.c"
+			kgit show "$COMMIT^:$_f" >"$SRC/$_f"
+			diagnostics "$1" "$_f"
+			cp "$LOGDIR/keep.c" "$SRC/$_f"
+		fi
+	done >"$LOGDIR/diag.old"
+	rm -f "$LOGDIR/keep.c"
+	# the parent's lines are only a baseline: keep what the commit adds
+	grep -v '^unbuilt: ' "$LOGDIR/diag.new" | sort -u >"$LOGDIR/diag.new.s"
+	grep -v '^unbuilt: ' "$LOGDIR/diag.old" | sort -u >"$LOGDIR/diag.old.s"
+	grep '^unbuilt: ' "$LOGDIR/diag.new" | sed 's/^/note: /'
+	comm -13 "$LOGDIR/diag.old.s" "$LOGDIR/diag.new.s" >"$LOGDIR/diag.added"
+	_n=$(wc -l <"$LOGDIR/diag.added")
+	echo "$(wc -l <"$LOGDIR/diag.new.s") diagnostic(s) on the touched files, $_n new"
+	sed 's/^/new: /' "$LOGDIR/diag.added"
+	[ "$_n" = 0 ]
+}

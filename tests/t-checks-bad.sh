@@ -1,0 +1,44 @@
+#!/bin/sh
+# The check engine on deliberately bad commits (tests/fixtures/bad, x86_64):
+# a compile error, a new sparse warning, a checkpatch error, a kernel that
+# panics and a guest that hangs are each reported as FAIL with a one-line
+# reason, the run goes on with the others, and no PASS is cached for them.
+. "$(dirname "$0")/lib.sh"
+
+need_ktree
+export BRANCHES_TXT=$FIX/bad/branches.txt SERIES=$FIX/bad/series NOTES=$T/notes
+export FORK_BOOT_TIMEOUT=45
+"$S/mkbranches" >"$T/mk" 2>&1 || { cat "$T/mk"; bad "mkbranches"; finish; }
+"$TOP/checks/run" --arch x86_64 >"$T/run" 2>&1
+rc=$?
+cat "$T/run"
+[ $rc = 1 ] && ok "run exits 1" || bad "run exit code $rc"
+want() {	# want TOPIC CHECK PATTERN
+	if grep -E "^$1 +[0-9a-f]+ +[a-z0-9_]+ +$2 +FAIL .*$3" "$T/run" >/dev/null; then
+		ok "$1: $2 FAIL: $(grep -E "^$1 +[0-9a-f]+ +[a-z0-9_]+ +$2 +FAIL" "$T/run" | sed 's/.* FAIL //')"
+	else
+		bad "$1: no '$2 FAIL .*$3' line"
+	fi
+}
+want bad-compile build 'build failed: .*softirq.c.*error'
+want bad-sparse sparse "new sparse warning.*fixture_undeclared"
+want bad-checkpatch checkpatch '1 error'
+want bad-panic boot 'Kernel panic - not syncing: fork fixture: deliberate panic'
+want bad-hang boot 'guest never reached /init'
+for t in bad-sparse bad-checkpatch bad-panic bad-hang; do
+	grep -Eq "^$t .* build +PASS" "$T/run" && ok "$t: builds" || grep -q "^$t .*checkpatch" "$T/run" ||
+		bad "$t: should build"
+done
+# nothing cached as PASS for the failing checks
+for t in bad-compile:build bad-sparse:sparse bad-checkpatch:checkpatch bad-panic:boot bad-hang:boot; do
+	tree=$(git -C "$KTREE" rev-parse "${t%%:*}^{tree}")
+	if grep -l '^PASS' "$BUILD/results/$tree"/*/"${t#*:}".* >/dev/null 2>&1; then
+		bad "${t%%:*}: a PASS is cached for ${t#*:}"
+	else
+		ok "${t%%:*}: no PASS cached for ${t#*:}"
+	fi
+done
+"$TOP/checks/run" --arch x86_64 >"$T/run2" 2>&1
+grep -q '(cached)' "$T/run2" && ! grep -Eq '\([0-9]+s\)$' "$T/run2" &&
+	ok "second run: everything from the cache" || { bad "second run re-ran checks"; cat "$T/run2"; }
+finish
