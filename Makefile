@@ -66,3 +66,7 @@ clean:
 
 distclean:
 	rm -rf $(BUILD)
+
+## make bench [TOPIC=t] [ARCH=a]: cold vs cached vs amended vs naive check times
+bench:
+	checks/bench $(or $(TOPIC),preempt-timing) $(ARCH)

@@ -8,6 +8,7 @@ KTREE=${KTREE:-$BUILD/linux}
 SERIES=${SERIES:-$TOP/series}
 BRANCHES_TXT=${BRANCHES_TXT:-$TOP/branches.txt}
 NOTES=${NOTES:-$TOP/MAINTAINERS-notes}
+RESULTS=${RESULTS:-$BUILD/results}
 
 # paths given relative to the caller's directory work from anywhere
 abspath() {
@@ -17,7 +18,7 @@ abspath() {
 	esac
 }
 BUILD=$(abspath "$BUILD") KTREE=$(abspath "$KTREE") SERIES=$(abspath "$SERIES")
-BRANCHES_TXT=$(abspath "$BRANCHES_TXT") NOTES=$(abspath "$NOTES")
+BRANCHES_TXT=$(abspath "$BRANCHES_TXT") NOTES=$(abspath "$NOTES") RESULTS=$(abspath "$RESULTS")
 
 # The identity of the base import: commit ids depend only on the inputs.
 FORK_NAME='Latency Fork Tooling'

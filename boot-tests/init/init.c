@@ -123,12 +123,73 @@ static void test_preempt_timing(void)
 		       "/sys/module/test_preempt_timing/parameters/run");
 }
 
+/* the softirq path probe (lib/test_softirq_path.c) prints the results */
+static void test_softirq_path(void)
+{
+	test_sysfs_run("softirq_path",
+		       "/sys/module/test_softirq_path/parameters/run");
+}
+
+static void test_softirq_storm(void)
+{
+	int err = write_file("/sys/module/test_softirq_path/parameters/storm_ms",
+			     "3000");
+
+	if (err)
+		result("softirq_storm", 0, "cannot start the storm: %s",
+		       strerror(-err));
+}
+
+/*
+ * Every ksoftirqd/N runs with the policy and priority given by
+ * "fork.ksoftirqd_prio=" (0: SCHED_OTHER), read from /proc/<pid>/stat:
+ * field 40 is rt_priority, field 41 the policy.
+ */
+static void test_ksoftirqd_policy(void)
+{
+	char want_s[16], path[64], buf[1024], seen[256] = "";
+	int want, want_policy, n = 0, bad = 0;
+	unsigned int pid;
+
+	want = atoi(param("fork.ksoftirqd_prio", want_s, sizeof(want_s)) ?: "0");
+	want_policy = want > 0 ? 1 : 0;
+	for (pid = 1; pid < 4096; pid++) {
+		unsigned int prio, policy;
+		char *p;
+		int f;
+
+		snprintf(path, sizeof(path), "/proc/%u/stat", pid);
+		if (read_file(path, buf, sizeof(buf)) < 0)
+			continue;
+		if (!strstr(buf, "(ksoftirqd/"))
+			continue;
+		p = strrchr(buf, ')');
+		/* fields 3.. follow ") "; walk to field 40 */
+		for (f = 2; p && f < 40; f++)
+			p = strchr(p + 1, ' ');
+		if (!p || sscanf(p + 1, "%u %u", &prio, &policy) != 2)
+			continue;
+		n++;
+		if ((int)prio != want || (int)policy != want_policy)
+			bad++;
+		snprintf(seen + strlen(seen), sizeof(seen) - strlen(seen),
+			 " %.*s:policy=%u,prio=%u", (int)(strchr(buf, ')') -
+			 strchr(buf, '(') - 1), strchr(buf, '(') + 1, policy,
+			 prio);
+	}
+	result("ksoftirqd_policy", n > 0 && !bad, "want policy=%d prio=%d;%s",
+	       want_policy, want, n ? seen : " no ksoftirqd found");
+}
+
 static const struct {
 	const char *name;
 	void (*fn)(void);
 } tests[] = {
 	{ "smoke", test_smoke },
 	{ "preempt_timing", test_preempt_timing },
+	{ "softirq_path", test_softirq_path },
+	{ "softirq_storm", test_softirq_storm },
+	{ "ksoftirqd_policy", test_ksoftirqd_policy },
 };
 
 int main(void)
