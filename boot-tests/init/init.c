@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/reboot.h>
 #include <sys/stat.h>
@@ -123,6 +124,169 @@ static void test_preempt_timing(void)
 		       "/sys/module/test_preempt_timing/parameters/run");
 }
 
+#define PT "/sys/module/preempt_timing/parameters/"
+
+/* the kernel log from now on: a /dev/kmsg reader positioned at its end */
+static int kmsg_open(void)
+{
+	int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK);
+
+	if (fd >= 0)
+		lseek(fd, 0, SEEK_END);
+	return fd;
+}
+
+/*
+ * Read the records logged since kmsg_open(); count the preempt-timing
+ * reports, and those whose start or end symbol matches one of the
+ * '|'-separated words of @attr (copied to @hit).
+ */
+static int kmsg_reports(int fd, const char *attr, int *total, char *hit,
+			size_t hitlen)
+{
+	char rec[2048], words[256], *w, *save;
+	int n = 0;
+	ssize_t len;
+
+	*total = 0;
+	if (fd < 0)
+		return -1;
+	while ((len = read(fd, rec, sizeof(rec) - 1)) > 0 || errno == EPIPE) {
+		const char *msg;
+
+		if (len <= 0)
+			continue;	/* overwritten records: go on */
+		rec[len] = '\0';
+		msg = strchr(rec, ';');
+		if (!msg || !strstr(msg, "non-preemptible critical section"))
+			continue;
+		(*total)++;
+		snprintf(words, sizeof(words), "%s", attr);
+		for (w = strtok_r(words, "|", &save); w;
+		     w = strtok_r(NULL, "|", &save)) {
+			const char *st = strstr(msg, "start: ");
+
+			if (st && strstr(st, w)) {
+				if (!n++)
+					snprintf(hit, hitlen, "%.*s",
+						 (int)strcspn(msg + 1, "\n"),
+						 msg + 1);
+				break;
+			}
+		}
+	}
+	close(fd);
+	return n;
+}
+
+static long param_long(const char *key, long def)
+{
+	char v[32];
+
+	return param(key, v, sizeof(v)) ? atol(v) : def;
+}
+
+/*
+ * A guard test's frame: set the threshold, reset the maximum, run @fn,
+ * then judge the reports attributed to @attr.  PASS when there is none;
+ * the maximum section of the window is printed for the record.
+ */
+static void guard(const char *name, const char *attr, long thresh_us,
+		  void (*fn)(char *what, size_t len))
+{
+	char what[200] = "", hit[400] = "", max[300] = "", t[32];
+	int fd, total, n;
+
+	snprintf(t, sizeof(t), "%ld", thresh_us);
+	if (write_file(PT "thresh_us", t) || write_file(PT "max_us", "0")) {
+		result(name, 0, "no preempt timing in this kernel (%s)", PT);
+		return;
+	}
+	fd = kmsg_open();
+	fn(what, sizeof(what));
+	n = kmsg_reports(fd, attr, &total, hit, sizeof(hit));
+	read_file(PT "max_section", max, sizeof(max));
+	max[strcspn(max, "\n")] = '\0';
+	if (n)
+		result(name, 0, "%s: %d of %d report(s) in %s over %ld us: %s",
+		       what, n, total, attr, thresh_us, hit);
+	else
+		result(name, 1, "%s: no report in %s over %ld us (%d other); max section: %s",
+		       what, attr, thresh_us, total, max);
+}
+
+/* map, touch and unmap a large mapping: anonymous, THP and file-backed */
+static void zap_work(char *what, size_t len)
+{
+	size_t sz = (size_t)param_long("fork.zap_mib", 256) << 20;
+	int kinds = 0, fd;
+	char *p;
+
+	for (int thp = 0; thp < 2; thp++) {
+		p = mmap(NULL, sz, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (p == MAP_FAILED)
+			continue;
+		madvise(p, sz, thp ? MADV_HUGEPAGE : MADV_NOHUGEPAGE);
+		for (size_t i = 0; i < sz; i += 4096)
+			p[i] = 1;
+		munmap(p, sz);
+		kinds++;
+	}
+	mkdir("/tmp", 01777);
+	mount("tmpfs", "/tmp", "tmpfs", 0, NULL);
+	fd = open("/tmp/zap", O_RDWR | O_CREAT | O_TRUNC, 0600);
+	if (fd >= 0 && !ftruncate(fd, sz)) {
+		p = mmap(NULL, sz, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+		if (p != MAP_FAILED) {
+			for (size_t i = 0; i < sz; i += 4096)
+				p[i] = 1;
+			munmap(p, sz);
+			kinds++;
+		}
+	}
+	if (fd >= 0) {
+		close(fd);
+		unlink("/tmp/zap");
+	}
+	snprintf(what, len, "%d of 3 mappings (anon, anon THP, shmem) of %zu MiB",
+		 kinds, sz >> 20);
+}
+
+/* zap-resched: unmapping a large mapping holds no long section */
+static void test_zap_unmap(void)
+{
+	guard("zap_unmap", "zap_|unmap_|tlb_|free_pgtables|exit_mmap|release_pages|free_pages|page_remove_rmap|shmem_",
+	      param_long("fork.zap_thresh_us", 20000), zap_work);
+}
+
+/* thousands of lines through /dev/kmsg and so through the console */
+static void flood_work(char *what, size_t len)
+{
+	long lines = param_long("fork.flood_lines", 3000);
+	int fd = open("/dev/kmsg", O_WRONLY);
+	char line[128];
+	long i;
+
+	for (i = 0; fd >= 0 && i < lines; i++) {
+		int n = snprintf(line, sizeof(line),
+				 "<6>fork-init: console flood line %ld of %ld, padding to make it long enough\n",
+				 i + 1, lines);
+		if (write(fd, line, n) < 0)
+			break;
+	}
+	if (fd >= 0)
+		close(fd);
+	snprintf(what, len, "%ld lines", i);
+}
+
+/* console-resched: console output holds no long section */
+static void test_console_flood(void)
+{
+	guard("console_flood", "console|printk|serial|uart|8250|hvc|vt_|devkmsg",
+	      param_long("fork.flood_thresh_us", 20000), flood_work);
+}
+
 /* the softirq path probe (lib/test_softirq_path.c) prints the results */
 static void test_softirq_path(void)
 {
@@ -190,6 +354,8 @@ static const struct {
 	{ "softirq_path", test_softirq_path },
 	{ "softirq_storm", test_softirq_storm },
 	{ "ksoftirqd_policy", test_ksoftirqd_policy },
+	{ "zap_unmap", test_zap_unmap },
+	{ "console_flood", test_console_flood },
 };
 
 int main(void)

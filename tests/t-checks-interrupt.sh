@@ -1,0 +1,31 @@
+#!/bin/sh
+# An interrupted check run records nothing for the check it interrupted and
+# leaves no build or guest running.
+. "$(dirname "$0")/lib.sh"
+
+need_ktree
+export BRANCHES_TXT=$FIX/branches.txt SERIES=$FIX/series NOTES=$T/notes RESULTS=$T/results
+"$S/mkbranches" >/dev/null 2>&1 || { bad "mkbranches"; finish; }
+"$TOP/checks/run" --topic fixture-a --arch x86_64 --checks "build" >"$T/run" 2>&1 &
+pid=$!
+# wait until the build check is running, then interrupt the runner
+i=0
+while [ $i -lt 60 ] && ! pgrep -f "checks/build" >/dev/null; do sleep 1; i=$((i + 1)); done
+sleep 3
+kill -TERM $pid	# (an & job ignores SIGINT; Ctrl-C takes the same trap)
+wait $pid
+rc=$?
+cat "$T/run"
+[ $rc = 130 ] && ok "runner exits 130 when interrupted" || bad "runner exit code $rc"
+grep -q 'interrupted, nothing recorded' "$T/run" && ok "says nothing was recorded" || bad "no interrupt message"
+sleep 2
+if pgrep -f "O=$BUILD/kbuild/x86_64" >/dev/null || pgrep -f "checks/build" >/dev/null; then
+	bad "a build is still running after the interrupt"
+else
+	ok "no build left running"
+fi
+n=$(find "$RESULTS" -name 'build.*' 2>/dev/null | wc -l)
+got=$(grep -c ' build .*PASS\| build .*FAIL' "$T/run")
+[ "$n" = "$got" ] && ok "$n build result(s) recorded, all of them finished checks" ||
+	bad "$n build results recorded, $got checks finished"
+finish
