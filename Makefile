@@ -49,7 +49,7 @@ pull-request:
 	$(S)/pull-request $(TOPIC) $(URL)
 
 ## make check [TOPIC=t] [ARCH=a] [CHECKS=c]: every check on every commit
-check: branches
+check: deps branches
 	checks/run $(if $(TOPIC),--topic $(TOPIC)) $(if $(ARCH),--arch $(ARCH)) \
 		$(if $(CHECKS),--checks "$(CHECKS)")
 

@@ -49,10 +49,23 @@ checkout() {
 	git -C "$SRC" clean -q -f -d
 }
 
+# lock_builds: hold the machine's build lock for the rest of the check, so
+# that its builds and compiles do not queue one by one behind others
+lock_builds() {
+	exec 9>"$KBUILD_LOCK"
+	flock 9
+	FORK_LOCK_HELD=$$
+}
+
 # kmake ARGS...: make in $SRC for $ARCH into $OBJ, one build at a time
 kmake() {
-	flock "$KBUILD_LOCK" make -C "$SRC" O="$OBJ" ARCH="$KARCH" \
-		CROSS_COMPILE="$CROSS_COMPILE" CC="ccache $KCC" -j"$(nproc)" "$@"
+	if [ "${FORK_LOCK_HELD:-}" = $$ ]; then
+		make -C "$SRC" O="$OBJ" ARCH="$KARCH" \
+			CROSS_COMPILE="$CROSS_COMPILE" CC="ccache $KCC" -j"$(nproc)" "$@"
+	else
+		flock "$KBUILD_LOCK" make -C "$SRC" O="$OBJ" ARCH="$KARCH" \
+			CROSS_COMPILE="$CROSS_COMPILE" CC="ccache $KCC" -j"$(nproc)" "$@"
+	fi
 }
 
 # the .c files a commit changes (added or modified)
@@ -60,8 +73,10 @@ touched_c() {
 	kgit diff-tree --no-commit-id --name-only -r --diff-filter=AM "$1" | grep '\.c$'
 }
 
-# prepare COMMIT: check it out and configure $OBJ (only rewritten on change)
+# prepare COMMIT: take the build lock, check it out and configure $OBJ
+# (only rewritten on change)
 prepare() {
+	lock_builds
 	checkout "$1"
 	"$TOP/scripts/kconfig" "$ARCH" "$SRC" "$OBJ" || fail "$ARCH: kconfig failed"
 }

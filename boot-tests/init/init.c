@@ -354,10 +354,34 @@ static void test_ksoftirqd_policy(void)
 	       want_policy, want, n ? seen : " no ksoftirqd found");
 }
 
+/* CPU hotplug of cpu1 (boot with maxcpus=1 to bring it up the first time) */
+static void cpu1_set(const char *name, const char *val)
+{
+	int err = write_file("/sys/devices/system/cpu/cpu1/online", val);
+	char now[8] = "?";
+
+	read_file("/sys/devices/system/cpu/cpu1/online", now, sizeof(now));
+	now[strcspn(now, "\n")] = '\0';
+	result(name, !err && !strcmp(now, val), "cpu1 online=%s%s%s", now,
+	       err ? ": " : "", err ? strerror(-err) : "");
+}
+
+static void test_cpu_online(void)
+{
+	cpu1_set("cpu1_online", "1");
+}
+
+static void test_cpu_offline(void)
+{
+	cpu1_set("cpu1_offline", "0");
+}
+
 static const struct {
 	const char *name;
 	void (*fn)(void);
 } tests[] = {
+	{ "cpu_online", test_cpu_online },
+	{ "cpu_offline", test_cpu_offline },
 	{ "smoke", test_smoke },
 	{ "preempt_timing", test_preempt_timing },
 	{ "softirq_path", test_softirq_path },
