@@ -9,9 +9,12 @@ export BRANCHES_TXT=$FIX/branches.txt SERIES=$FIX/series NOTES=$T/notes RESULTS=
 "$TOP/checks/run" --topic fixture-a --arch x86_64 --checks "build" >"$T/run" 2>&1 &
 pid=$!
 # wait until the build check is running, then interrupt the runner
+first=$(git -C "$KTREE" rev-list --reverse base..fixture-a | head -n 1)
 i=0
-while [ $i -lt 60 ] && ! pgrep -f "checks/build" >/dev/null; do sleep 1; i=$((i + 1)); done
+while [ $i -lt 60 ] && ! pgrep -f "checks/build $first" >/dev/null; do sleep 1; i=$((i + 1)); done
 sleep 3
+# the check runs in its own session: everything it started shares its sid
+sid=$(ps -o sid= -p "$(pgrep -f "checks/build $first" | head -n 1)" 2>/dev/null | tr -d ' ')
 kill -TERM $pid	# (an & job ignores SIGINT; Ctrl-C takes the same trap)
 wait $pid
 rc=$?
@@ -19,10 +22,12 @@ cat "$T/run"
 [ $rc = 130 ] && ok "runner exits 130 when interrupted" || bad "runner exit code $rc"
 grep -q 'interrupted, nothing recorded' "$T/run" && ok "says nothing was recorded" || bad "no interrupt message"
 sleep 2
-if pgrep -f "O=$BUILD/kbuild/x86_64" >/dev/null || pgrep -f "checks/build" >/dev/null; then
-	bad "a build is still running after the interrupt"
+if [ -z "$sid" ]; then
+	bad "the build check never started"
+elif [ -n "$(ps -eo sid= | tr -d ' ' | grep -x "$sid")" ]; then
+	bad "processes of the interrupted check (session $sid) still run"
 else
-	ok "no build left running"
+	ok "nothing of the interrupted check (session $sid) left running"
 fi
 n=$(find "$RESULTS" -name 'build.*' 2>/dev/null | wc -l)
 got=$(grep -c ' build .*PASS\| build .*FAIL' "$T/run")
