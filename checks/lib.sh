@@ -39,11 +39,7 @@ skip() { echo "SKIP $CHECK: $*"; exit 77; }
 
 # check out a commit in $SRC (created on first use), clean
 checkout() {
-	if [ ! -e "$SRC/.git" ]; then
-		mkdir -p "${SRC%/*}"
-		kgit worktree prune
-		kgit worktree add -q --detach "$SRC" "$1" >/dev/null || die "cannot create $SRC"
-	fi
+	ensure_worktree "$SRC"
 	git -C "$SRC" -c core.hooksPath=/dev/null checkout -q --force --detach "$1" ||
 		die "cannot check out $1"
 	git -C "$SRC" clean -q -f -d

@@ -74,3 +74,12 @@ topic_patches() {
 
 # shellcheck source=../fork.conf
 . "$TOP/fork.conf"
+
+# ensure_worktree DIR: a detached work tree of the kernel tree at DIR
+ensure_worktree() {
+	[ ! -e "$1/.git" ] || return 0
+	mkdir -p "${1%/*}"
+	kgit worktree prune
+	kgit worktree add -q --detach "$1" base >/dev/null ||
+		die "cannot create the work tree $1"
+}
