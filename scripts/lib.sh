@@ -83,3 +83,13 @@ ensure_worktree() {
 	kgit worktree add -q --detach "$1" base >/dev/null ||
 		die "cannot create the work tree $1"
 }
+
+# topic_commits TOPIC BASE: the commits a topic is checked by, oldest
+# first: base..tip, or only the tip for the integration branch (BASE '*')
+topic_commits() {
+	if [ "$2" = '*' ]; then
+		kgit rev-parse "refs/heads/$1"
+	else
+		kgit rev-list --reverse "$2..refs/heads/$1"
+	fi
+}
