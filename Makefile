@@ -14,7 +14,7 @@ export BUILD KTREE
 S := scripts
 
 .PHONY: all help deps tree branches export send pull-request check report \
-	test bench clean distclean
+	test bench figures clean distclean
 
 all: help
 
@@ -66,6 +66,10 @@ clean:
 
 distclean:
 	rm -rf $(BUILD)
+
+## make figures [WHAT=softirq|cost] [ARCH=a]: the measured tables of the cover letters
+figures:
+	$(S)/figures $(or $(WHAT),all) $(ARCH)
 
 ## make bench [TOPIC=t] [ARCH=a]: cold vs cached vs amended vs naive check times
 bench:

@@ -21,6 +21,8 @@
 #include <sys/reboot.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
+#include <sys/wait.h>
+#include <sched.h>
 #include <unistd.h>
 
 static char cmdline[4096];
@@ -80,19 +82,22 @@ static int write_file(const char *path, const char *s)
 static const char *param(const char *key, char *val, size_t len)
 {
 	size_t kl = strlen(key);
-	const char *p = cmdline;
+	const char *p = cmdline, *found = NULL;
 
+	/* the last one wins, as for the kernel's own parameters */
 	while ((p = strstr(p, key))) {
-		if ((p == cmdline || p[-1] == ' ') && p[kl] == '=') {
-			size_t n = strcspn(p + kl + 1, " \n");
-
-			if (n >= len)
-				n = len - 1;
-			memcpy(val, p + kl + 1, n);
-			val[n] = '\0';
-			return val;
-		}
+		if ((p == cmdline || p[-1] == ' ') && p[kl] == '=')
+			found = p;
 		p += kl;
+	}
+	if (found) {
+		size_t n = strcspn(found + kl + 1, " \n");
+
+		if (n >= len)
+			n = len - 1;
+		memcpy(val, found + kl + 1, n);
+		val[n] = '\0';
+		return val;
 	}
 	return NULL;
 }
@@ -191,6 +196,33 @@ static long param_long(const char *key, long def)
 }
 
 /*
+ * Windows inside a guard's work: the longest section attributed to the
+ * guard between window_open() and window_close(), over all windows.  For
+ * work whose reports the printk rate limit may swallow: the maximum is
+ * always kept.
+ */
+static const char *guard_attr;
+static char window_hit[300];
+static long window_us;
+
+static void window_open(void)
+{
+	write_file(PT "max_us", "0");
+}
+
+static void window_close(void)
+{
+	char max[300] = "";
+
+	read_file(PT "max_section", max, sizeof(max));
+	max[strcspn(max, "\n")] = '\0';
+	if (guard_attr && attributed(max, guard_attr) && atol(max) > window_us) {
+		window_us = atol(max);
+		snprintf(window_hit, sizeof(window_hit), "%s", max);
+	}
+}
+
+/*
  * A guard test's frame: set the threshold, reset the maximum, run @fn,
  * then judge the reports attributed to @attr.  PASS when there is none;
  * the maximum section of the window is printed for the record.
@@ -206,6 +238,9 @@ static void guard(const char *name, const char *attr, long thresh_us,
 		result(name, 0, "no preempt timing in this kernel (%s)", PT);
 		return;
 	}
+	guard_attr = attr;
+	window_us = 0;
+	window_hit[0] = '\0';
 	fd = kmsg_open();
 	fn(what, sizeof(what));
 	n = kmsg_reports(fd, attr, &total, hit, sizeof(hit));
@@ -215,6 +250,10 @@ static void guard(const char *name, const char *attr, long thresh_us,
 	if (!n && atol(max) > thresh_us && attributed(max, attr)) {
 		n = 1;
 		snprintf(hit, sizeof(hit), "the maximum: %s", max);
+	}
+	if (!n && window_us > thresh_us) {
+		n = 1;
+		snprintf(hit, sizeof(hit), "a window's maximum: %s", window_hit);
 	}
 	if (n)
 		result(name, 0, "%s: %d of %d report(s) in %s over %ld us: %s",
@@ -239,7 +278,9 @@ static void zap_work(char *what, size_t len)
 		madvise(p, sz, thp ? MADV_HUGEPAGE : MADV_NOHUGEPAGE);
 		for (size_t i = 0; i < sz; i += 4096)
 			p[i] = 1;
+		window_open();
 		munmap(p, sz);
+		window_close();
 		kinds++;
 	}
 	mkdir("/tmp", 01777);
@@ -250,7 +291,12 @@ static void zap_work(char *what, size_t len)
 		if (p != MAP_FAILED) {
 			for (size_t i = 0; i < sz; i += 4096)
 				p[i] = 1;
+			window_open();
 			munmap(p, sz);
+			close(fd);
+			fd = -1;
+			unlink("/tmp/zap");
+			window_close();
 			kinds++;
 		}
 	}
@@ -265,28 +311,51 @@ static void zap_work(char *what, size_t len)
 /* zap-resched: unmapping a large mapping holds no long section */
 static void test_zap_unmap(void)
 {
-	guard("zap_unmap", "zap_|unmap_|tlb_|free_pgtables|exit_mmap|release_pages|free_pages|page_remove_rmap|shmem_",
+	guard("zap_unmap", "zap_|unmap_|tlb_|free_pgtables|exit_mmap|release_pages|free_pages|free_unref_page|free_pcppages|page_remove_rmap|shmem_|truncate",
 	      param_long("fork.zap_thresh_us", 20000), zap_work);
 }
 
-/* thousands of lines through /dev/kmsg and so through the console */
-static void flood_work(char *what, size_t len)
+/*
+ * Thousands of lines through /dev/kmsg and so through the console, from
+ * one writer per online CPU at once: while one prints, the others' lines
+ * pile up, and printk() hands the console over to whoever is waiting, so
+ * a backlog is flushed in one go, as under a real logging storm.
+ */
+static void flood_writer(int cpu, long lines)
 {
-	long lines = param_long("fork.flood_lines", 3000);
 	int fd = open("/dev/kmsg", O_WRONLY);
+	cpu_set_t set;
 	char line[128];
 	long i;
 
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	sched_setaffinity(0, sizeof(set), &set);
 	for (i = 0; fd >= 0 && i < lines; i++) {
 		int n = snprintf(line, sizeof(line),
-				 "<6>fork-init: console flood line %ld of %ld, padding to make it long enough\n",
-				 i + 1, lines);
+				 "<6>fork-init: console flood cpu %d line %ld of %ld, padding to make it long\n",
+				 cpu, i + 1, lines);
 		if (write(fd, line, n) < 0)
 			break;
 	}
-	if (fd >= 0)
-		close(fd);
-	snprintf(what, len, "%ld lines", i);
+	_exit(i == lines ? 0 : 1);
+}
+
+static void flood_work(char *what, size_t len)
+{
+	long lines = param_long("fork.flood_lines", 3000);
+	int cpus = (int)sysconf(_SC_NPROCESSORS_ONLN), ok = 0, st;
+	int writers = (int)param_long("fork.flood_writers", cpus);
+
+	if (cpus < 1)
+		cpus = 1;
+	for (int w = 0; w < writers; w++)
+		if (fork() == 0)
+			flood_writer(w % cpus, lines);
+	while (wait(&st) > 0)
+		ok += WIFEXITED(st) && !WEXITSTATUS(st);
+	snprintf(what, len, "%d writer(s) of %ld lines, %d complete", writers,
+		 lines, ok);
 }
 
 /* console-resched: console output holds no long section */
@@ -354,6 +423,54 @@ static void test_ksoftirqd_policy(void)
 	       want_policy, want, n ? seen : " no ksoftirqd found");
 }
 
+/*
+ * Cost of a preempt_disable()/enable() pair: lib/test_preempt_timing.c
+ * times "fork.bench_loops=" pairs and prints the RESULT line.
+ */
+static void test_preempt_bench(void)
+{
+	char loops[16];
+	int err;
+
+	if (!param("fork.bench_loops", loops, sizeof(loops)))
+		strcpy(loops, "1000000");
+	err = write_file("/sys/module/test_preempt_timing/parameters/bench", loops);
+	if (err)
+		result("preempt_timing_bench", 0, "cannot start the benchmark: %s",
+		       strerror(-err));
+}
+
+/*
+ * The longest non-preemptible section during a softirq load: the storm of
+ * lib/test_softirq_path.c with tasklets of "fork.storm_work_us=" each, for
+ * "fork.storm_ms=".  Every section is timed (a threshold of one second:
+ * none is reported); the maximum is the figure.
+ */
+static void test_softirq_hold(void)
+{
+	char work[16], ms[16], max[300] = "";
+	int err;
+
+	if (!param("fork.storm_work_us", work, sizeof(work)))
+		strcpy(work, "50");
+	if (!param("fork.storm_ms", ms, sizeof(ms)))
+		strcpy(ms, "3000");
+	if (write_file(PT "thresh_us", "1000000") || write_file(PT "max_us", "0")) {
+		result("softirq_hold", 0, "no preempt timing in this kernel (%s)", PT);
+		return;
+	}
+	err = write_file("/sys/module/test_softirq_path/parameters/storm_work_us", work);
+	if (!err)
+		err = write_file("/sys/module/test_softirq_path/parameters/storm_ms", ms);
+	read_file(PT "max_section", max, sizeof(max));
+	max[strcspn(max, "\n")] = '\0';
+	if (err)
+		result("softirq_hold", 0, "cannot run the storm: %s", strerror(-err));
+	else
+		result("softirq_hold", 1, "storm_ms=%s work_us=%s max_section: %s",
+		       ms, work, max);
+}
+
 /* CPU hotplug of cpu1 (boot with maxcpus=1 to bring it up the first time) */
 static void cpu1_set(const char *name, const char *val)
 {
@@ -389,6 +506,8 @@ static const struct {
 	{ "ksoftirqd_policy", test_ksoftirqd_policy },
 	{ "zap_unmap", test_zap_unmap },
 	{ "console_flood", test_console_flood },
+	{ "preempt_bench", test_preempt_bench },
+	{ "softirq_hold", test_softirq_hold },
 };
 
 int main(void)
