@@ -256,11 +256,13 @@ static void guard(const char *name, const char *attr, long thresh_us,
 		snprintf(hit, sizeof(hit), "a window's maximum: %s", window_hit);
 	}
 	if (n)
-		result(name, 0, "%s: %d of %d report(s) in %s over %ld us: %s",
-		       what, n, total, attr, thresh_us, hit);
+		result(name, 0, "%s: %d of %d report(s) in the guarded code over %ld us: %s",
+		       what, n, total, thresh_us, hit);
 	else
-		result(name, 1, "%s: no report in %s over %ld us (%d other); max section: %s",
-		       what, attr, thresh_us, total, max);
+		result(name, 1, "%s: no report in the guarded code over %ld us (%d other); max section: %s%s%s",
+		       what, thresh_us, total, max,
+		       window_us ? "; longest attributed in a window: " : "",
+		       window_us ? window_hit : "");
 }
 
 /* map, touch and unmap a large mapping: anonymous, THP and file-backed */
@@ -304,7 +306,41 @@ static void zap_work(char *what, size_t len)
 		close(fd);
 		unlink("/tmp/zap");
 	}
-	snprintf(what, len, "%d of 3 mappings (anon, anon THP, shmem) of %zu MiB",
+	/* and the exit of a task with such a mapping (exit_mmap()) */
+	int ready[2], go[2];
+	char c = 0;
+
+	if (!pipe(ready) && !pipe(go)) {
+		pid_t pid = fork();
+
+		if (pid == 0) {
+			p = mmap(NULL, sz, PROT_READ | PROT_WRITE,
+				 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+			if (p == MAP_FAILED)
+				_exit(1);
+			for (size_t i = 0; i < sz; i += 4096)
+				p[i] = 1;
+			if (write(ready[1], &c, 1) != 1 || read(go[0], &c, 1) != 1)
+				_exit(1);
+			_exit(0);
+		}
+		if (pid > 0 && read(ready[0], &c, 1) == 1) {
+			int st;
+
+			window_open();
+			if (write(go[1], &c, 1) == 1 && waitpid(pid, &st, 0) == pid &&
+			    WIFEXITED(st) && !WEXITSTATUS(st))
+				kinds++;
+			window_close();
+		} else if (pid > 0) {
+			waitpid(pid, NULL, 0);
+		}
+		close(ready[0]);
+		close(ready[1]);
+		close(go[0]);
+		close(go[1]);
+	}
+	snprintf(what, len, "%d of 4 (munmap of anon, anon THP, shmem; exit with anon) of %zu MiB",
 		 kinds, sz >> 20);
 }
 
