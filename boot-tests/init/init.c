@@ -188,6 +188,21 @@ static int kmsg_reports(int fd, const char *attr, int *total, char *hit,
 	return n;
 }
 
+/* preempt_timing.max_section, one line without its newline ("" if none) */
+static void read_max(char *max, size_t len)
+{
+	max[0] = '\0';
+	read_file(PT "max_section", max, len);
+	max[strcspn(max, "\n")] = '\0';
+}
+
+/* fault in every page of @p */
+static void touch_pages(char *p, size_t sz)
+{
+	for (size_t i = 0; i < sz; i += 4096)
+		p[i] = 1;
+}
+
 static long param_long(const char *key, long def)
 {
 	char v[32];
@@ -212,10 +227,9 @@ static void window_open(void)
 
 static void window_close(void)
 {
-	char max[300] = "";
+	char max[300];
 
-	read_file(PT "max_section", max, sizeof(max));
-	max[strcspn(max, "\n")] = '\0';
+	read_max(max, sizeof(max));
 	if (guard_attr && attributed(max, guard_attr) && atol(max) > window_us) {
 		window_us = atol(max);
 		snprintf(window_hit, sizeof(window_hit), "%s", max);
@@ -230,7 +244,7 @@ static void window_close(void)
 static void guard(const char *name, const char *attr, long thresh_us,
 		  void (*fn)(char *what, size_t len))
 {
-	char what[200] = "", hit[400] = "", max[300] = "", t[32];
+	char what[200] = "", hit[400] = "", max[300], t[32];
 	int fd, total, n;
 
 	snprintf(t, sizeof(t), "%ld", thresh_us);
@@ -244,8 +258,7 @@ static void guard(const char *name, const char *attr, long thresh_us,
 	fd = kmsg_open();
 	fn(what, sizeof(what));
 	n = kmsg_reports(fd, attr, &total, hit, sizeof(hit));
-	read_file(PT "max_section", max, sizeof(max));
-	max[strcspn(max, "\n")] = '\0';
+	read_max(max, sizeof(max));
 	/* printed reports are rate-limited; the maximum is always kept */
 	if (!n && atol(max) > thresh_us && attributed(max, attr)) {
 		n = 1;
@@ -256,8 +269,10 @@ static void guard(const char *name, const char *attr, long thresh_us,
 		snprintf(hit, sizeof(hit), "a window's maximum: %s", window_hit);
 	}
 	if (n)
-		result(name, 0, "%s: %d of %d report(s) in the guarded code over %ld us: %s",
-		       what, n, total, thresh_us, hit);
+		result(name, 0, "%s: %d of %d report(s) in the guarded code over %ld us: %s%s%s",
+		       what, n, total, thresh_us, hit,
+		       window_us ? "; longest attributed in a window: " : "",
+		       window_us ? window_hit : "");
 	else
 		result(name, 1, "%s: no report in the guarded code over %ld us (%d other); max section: %s%s%s",
 		       what, thresh_us, total, max,
@@ -278,8 +293,7 @@ static void zap_work(char *what, size_t len)
 		if (p == MAP_FAILED)
 			continue;
 		madvise(p, sz, thp ? MADV_HUGEPAGE : MADV_NOHUGEPAGE);
-		for (size_t i = 0; i < sz; i += 4096)
-			p[i] = 1;
+		touch_pages(p, sz);
 		window_open();
 		munmap(p, sz);
 		window_close();
@@ -291,8 +305,7 @@ static void zap_work(char *what, size_t len)
 	if (fd >= 0 && !ftruncate(fd, sz)) {
 		p = mmap(NULL, sz, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 		if (p != MAP_FAILED) {
-			for (size_t i = 0; i < sz; i += 4096)
-				p[i] = 1;
+			touch_pages(p, sz);
 			window_open();
 			munmap(p, sz);
 			close(fd);
@@ -318,8 +331,7 @@ static void zap_work(char *what, size_t len)
 				 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 			if (p == MAP_FAILED)
 				_exit(1);
-			for (size_t i = 0; i < sz; i += 4096)
-				p[i] = 1;
+			touch_pages(p, sz);
 			if (write(ready[1], &c, 1) != 1 || read(go[0], &c, 1) != 1)
 				_exit(1);
 			_exit(0);
@@ -352,10 +364,9 @@ static void test_zap_unmap(void)
 }
 
 /*
- * Thousands of lines through /dev/kmsg and so through the console, from
- * one writer per online CPU at once: while one prints, the others' lines
- * pile up, and printk() hands the console over to whoever is waiting, so
- * a backlog is flushed in one go, as under a real logging storm.
+ * Thousands of lines through /dev/kmsg and so through the console, one
+ * writer per online CPU at once: printk() hands the console over from one
+ * writer to the next, as under a real logging storm.
  */
 static void flood_writer(int cpu, long lines)
 {
@@ -377,21 +388,44 @@ static void flood_writer(int cpu, long lines)
 	_exit(i == lines ? 0 : 1);
 }
 
+#define BACKLOG "/sys/module/test_preempt_timing/parameters/console_backlog"
+
+/*
+ * Two windows.  First a backlog left to a printk() caller: a console_lock()
+ * holder logs "fork.backlog_records=" records and a kthread's printk() on
+ * another CPU takes the console over to write them (lib/test_preempt_timing.c
+ * prints "RESULT console_backlog" when it did), which is where a printk()
+ * caller writes for long.  Then the flood of "fork.flood_lines=" lines from
+ * "fork.flood_writers=" writers (default: one per CPU).
+ */
 static void flood_work(char *what, size_t len)
 {
+	long records = param_long("fork.backlog_records", 2000);
 	long lines = param_long("fork.flood_lines", 3000);
-	int cpus = (int)sysconf(_SC_NPROCESSORS_ONLN), ok = 0, st;
-	int writers = (int)param_long("fork.flood_writers", cpus);
+	int cpus = (int)sysconf(_SC_NPROCESSORS_ONLN), ok = 0, st, err;
+	int writers;
+	char n[24];
 
 	if (cpus < 1)
 		cpus = 1;
+	writers = (int)param_long("fork.flood_writers", cpus);
+	snprintf(n, sizeof(n), "%ld", records);
+	window_open();
+	err = write_file(BACKLOG, n);
+	window_close();
+	if (err)
+		result("console_backlog", 0, "cannot make a backlog through %s: %s",
+		       BACKLOG, strerror(-err));
+
+	window_open();
 	for (int w = 0; w < writers; w++)
 		if (fork() == 0)
 			flood_writer(w % cpus, lines);
 	while (wait(&st) > 0)
 		ok += WIFEXITED(st) && !WEXITSTATUS(st);
-	snprintf(what, len, "%d writer(s) of %ld lines, %d complete", writers,
-		 lines, ok);
+	window_close();
+	snprintf(what, len, "backlog of %ld records, then %d writer(s) of %ld lines, %d complete",
+		 records, writers, lines, ok);
 }
 
 /* console-resched: console output holds no long section */
@@ -484,7 +518,7 @@ static void test_preempt_bench(void)
  */
 static void test_softirq_hold(void)
 {
-	char work[16], ms[16], max[300] = "";
+	char work[16], ms[16], max[300];
 	int err;
 
 	if (!param("fork.storm_work_us", work, sizeof(work)))
@@ -498,8 +532,7 @@ static void test_softirq_hold(void)
 	err = write_file("/sys/module/test_softirq_path/parameters/storm_work_us", work);
 	if (!err)
 		err = write_file("/sys/module/test_softirq_path/parameters/storm_ms", ms);
-	read_file(PT "max_section", max, sizeof(max));
-	max[strcspn(max, "\n")] = '\0';
+	read_max(max, sizeof(max));
 	if (err)
 		result("softirq_hold", 0, "cannot run the storm: %s", strerror(-err));
 	else
