@@ -14,7 +14,7 @@ export BUILD KTREE
 S := scripts
 
 .PHONY: all help deps tree branches export send pull-request check report \
-	test bench figures clean distclean
+	test bench figures forget clean distclean
 
 all: help
 
@@ -48,14 +48,20 @@ pull-request:
 	@test -n "$(TOPIC)" || { echo "make pull-request: TOPIC= is required" >&2; exit 2; }
 	$(S)/pull-request $(TOPIC) $(URL)
 
-## make check [TOPIC=t] [ARCH=a] [CHECKS=c]: every check on every commit
+## make check [TOPIC=t] [ARCH=a] [CHECKS=c] [COMMIT=rev] [RETEST=1]: every check on every commit
 check: deps branches
 	checks/run $(if $(TOPIC),--topic $(TOPIC)) $(if $(ARCH),--arch $(ARCH)) \
-		$(if $(CHECKS),--checks "$(CHECKS)")
+		$(if $(CHECKS),--checks "$(CHECKS)") $(if $(COMMIT),--commit $(COMMIT)) \
+		$(if $(filter-out 0,$(RETEST)),--retest)
 
-## make report: the matrix of cached results
+## make report: the matrix of stored results (markdown, TSV, KCIDB JSON)
 report:
 	checks/report
+
+## make forget COMMIT=rev: drop every stored result of one commit
+forget:
+	@test -n "$(COMMIT)" || { echo "make forget: COMMIT= is required" >&2; exit 2; }
+	checks/store forget $(COMMIT)
 
 ## make test: the tooling's own tests (tests/*.sh)
 test:

@@ -33,6 +33,19 @@ export CCACHE_DIR=${CCACHE_DIR:-$BUILD/ccache}
 # one kernel build at a time on this machine, whatever the BUILD directory
 KBUILD_LOCK=${KBUILD_LOCK:-/tmp/fork-kbuild.lock}
 
+# need_tool CMD PACKAGE: an ERROR (not a verdict) when CMD is missing
+need_tool() {
+	command -v "$1" >/dev/null 2>&1 ||
+		die "$ARCH: $1 is not installed: run 'make deps' (Debian package $2)"
+}
+
+# infra LOG: an ERROR when LOG shows the machine, not the commit, failed
+# (no space, out of memory, a compiler killed by a signal)
+infra() {
+	_i=$(grep -m 1 -E 'No space left on device|Cannot allocate memory|out of memory|Killed signal terminated program|internal compiler error: (Killed|Segmentation)|fatal error: .*: (Killed|Terminated)' "$1")
+	[ -z "$_i" ] || die "$ARCH: the machine failed, not the commit: $_i (see $1)"
+}
+
 pass() { echo "PASS $CHECK: $*"; exit 0; }
 fail() { echo "FAIL $CHECK: $*"; exit 1; }
 skip() { echo "SKIP $CHECK: $*"; exit 77; }
@@ -72,9 +85,17 @@ touched_c() {
 # prepare COMMIT: take the build lock, check it out and configure $OBJ
 # (only rewritten on change)
 prepare() {
+	for _t in make:make flex:flex bison:bison bc:bc perl:perl "$KCC:$KCC_PKG" ccache:ccache; do
+		need_tool "${_t%%:*}" "${_t#*:}"
+	done
 	lock_builds
 	checkout "$1"
-	"$TOP/scripts/kconfig" "$ARCH" "$SRC" "$OBJ" || fail "$ARCH: kconfig failed"
+	if ! "$TOP/scripts/kconfig" "$ARCH" "$SRC" "$OBJ" >"$LOGDIR/kconfig.out" 2>&1; then
+		cat "$LOGDIR/kconfig.out"
+		infra "$LOGDIR/kconfig.out"
+		fail "$ARCH: kconfig failed: $(grep -m 1 -E 'error|Error|not' "$LOGDIR/kconfig.out")"
+	fi
+	cat "$LOGDIR/kconfig.out"
 }
 
 # diagnostics FLAGS FILE...: compile FILEs (.c) with extra make FLAGS

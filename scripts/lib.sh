@@ -7,6 +7,9 @@ BUILD=${BUILD:-$TOP/build}
 KTREE=${KTREE:-$BUILD/linux}
 SERIES=${SERIES:-$TOP/series}
 BRANCHES_TXT=${BRANCHES_TXT:-$TOP/branches.txt}
+# the boot tests of the topics of $BRANCHES_TXT (a fixture graph comes
+# with its own)
+TESTS_TXT=${TESTS_TXT:-$TOP/boot-tests/tests.txt}
 NOTES=${NOTES:-$TOP/MAINTAINERS-notes}
 RESULTS=${RESULTS:-$BUILD/results}
 
@@ -18,7 +21,7 @@ abspath() {
 	esac
 }
 BUILD=$(abspath "$BUILD") KTREE=$(abspath "$KTREE") SERIES=$(abspath "$SERIES")
-BRANCHES_TXT=$(abspath "$BRANCHES_TXT") NOTES=$(abspath "$NOTES") RESULTS=$(abspath "$RESULTS")
+BRANCHES_TXT=$(abspath "$BRANCHES_TXT") TESTS_TXT=$(abspath "$TESTS_TXT") NOTES=$(abspath "$NOTES") RESULTS=$(abspath "$RESULTS")
 
 # The identity of the base import: commit ids depend only on the inputs.
 FORK_NAME='Latency Fork Tooling'
@@ -91,5 +94,16 @@ topic_commits() {
 		kgit rev-parse "refs/heads/$1"
 	else
 		kgit rev-list --reverse "$2..refs/heads/$1"
+	fi
+}
+
+# qemu_accel ARCH KVM_ARGS: the accelerator the guests of ARCH run on: kvm
+# where the arch has KVM arguments and a probe boot worked
+# ($BUILD/kvm-ok.ARCH says "yes"), tcg otherwise
+qemu_accel() {
+	if [ -n "$2" ] && [ "$(cat "$BUILD/kvm-ok.$1" 2>/dev/null)" = yes ]; then
+		echo kvm
+	else
+		echo tcg
 	fi
 }

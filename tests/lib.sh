@@ -51,3 +51,33 @@ finish() {
 	[ "$failures" = 0 ] || { echo "$failures check(s) failed"; exit 1; }
 	exit 0
 }
+
+# mkcommit PARENT SUBJECT FILE TEXT [BODY]: a commit on PARENT that appends
+# TEXT to FILE, made with plumbing (no work tree); prints its id.  The
+# message carries a Signed-off-by unless BODY is given.
+mkcommit() {
+	_idx=$T/mkcommit.index
+	GIT_INDEX_FILE=$_idx git -C "$KTREE" read-tree "$1" || return 1
+	_blob=$({ git -C "$KTREE" show "$1:$3"; printf '%s\n' "$4"; } | git -C "$KTREE" hash-object -w --stdin)
+	GIT_INDEX_FILE=$_idx git -C "$KTREE" update-index --cacheinfo "100644,$_blob,$3" || return 1
+	_tree=$(GIT_INDEX_FILE=$_idx git -C "$KTREE" write-tree)
+	rm -f "$_idx"
+	printf '%s\n\n%s\n' "$2" "${5:-Signed-off-by: A Developer <dev@example.org>}" |
+		GIT_AUTHOR_NAME='A Developer' GIT_AUTHOR_EMAIL=dev@example.org GIT_AUTHOR_DATE='@1700000000 +0000' \
+		GIT_COMMITTER_NAME='A Developer' GIT_COMMITTER_EMAIL=dev@example.org \
+		GIT_COMMITTER_DATE='@1700000000 +0000' git -C "$KTREE" commit-tree "$_tree" -p "$1"
+}
+
+# engine_topic NAME ARCHES COMMIT: a one-topic branches.txt in $T for the
+# check engine's tests, the branch NAME at COMMIT (on base)
+engine_topic() {
+	git -C "$KTREE" update-ref "refs/heads/$1" "$3"
+	printf '%s  base  %s  softirq: check engine fixture\n' "$1" "$2" >"$T/branches.txt"
+	BRANCHES_TXT=$T/branches.txt TESTS_TXT=$FIX/tests.txt
+	export BRANCHES_TXT TESTS_TXT
+}
+
+# ran LOG CHECK SHORT: the line of CHECK on commit SHORT in a run's output
+ran() {
+	grep -E "^[^ ]+ +$3[0-9a-f]* +[a-z0-9_]+ +$2 " "$1"
+}

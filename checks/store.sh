@@ -1,0 +1,305 @@
+# The result store and the keys of the checks.  Sourced (after
+# scripts/lib.sh) by checks/run, checks/report, checks/store (the command
+# line: get, list, forget, key) and scripts/verified (the pre-push hook).
+#
+# A result is reused only for exactly the input it judged: its key is the
+# SHA-1 of a manifest that lists every input the check reads, one
+# "name value" line each (store_inputs prints it):
+#
+#   checkpatch  the patch as checkpatch reads it (message, author, diff),
+#               the commit tree's own checkpatch.pl, spelling.txt and
+#               const_structs.checkpatch, perl's version, the check script
+#   build       the commit's tree and its (first) parent's tree (the W=1
+#               delta compares with the parent), the config fragments and
+#               scripts/kconfig, the arch file, the compiler's and make's
+#               versions, the check scripts
+#   sparse      as build, plus sparse's version and checks/sparse
+#   boot        the tree, config, arch file and compiler (the image), the
+#               tests.txt lines that can apply to the commit, the boot
+#               scripts (boot, parse, initramfs), the guest init's source,
+#               its compiler's version and the C library it links, QEMU's
+#               version, the accelerator (tcg or kvm), and the environment
+#               that selects tests (controls) or changes the timeout
+#   control-T   a boot of the topic's base (or tip) with test T selected
+#
+# Layout: $RESULTS/v2/<arch>/<check>/<key>, one file per result, written
+# to a temporary name and renamed (a reader never sees a torn record).
+# Line 1 is the verdict line ("PASS build: ..."), then "field value"
+# lines (status, check, arch, commit, key, date, seconds, log, tests),
+# then "inputs:" and the manifest.  Statuses: PASS, FAIL, SKIP and FLAKY;
+# ERROR (the infrastructure failed) is never stored, and a FLAKY record
+# is shown but never reused as a verdict.
+# shellcheck shell=sh
+
+STORE=$RESULTS/v2
+
+# _memo NAME CMD...: the first line of CMD's output, computed once per
+# process ("missing" when CMD is not installed)
+_memo() {
+	_mn=$1
+	shift
+	eval "_mv=\${_MEMO_$_mn-}"
+	if [ -z "$_mv" ]; then
+		if command -v "$1" >/dev/null 2>&1; then
+			_mv=$("$@" 2>&1 | sed -n '/./{p;q;}')
+		else
+			_mv="missing: $1"
+		fi
+		eval "_MEMO_$_mn=\$_mv"
+	fi
+	printf '%s\n' "$_mv"
+}
+
+# the compilers print their full version ("gcc version 12.2.0 (Debian
+# 12.2.0-14+deb12u1)") with -v, on the last line
+_ccver() { "$1" -v 2>&1 | tail -n 1; }
+_sha() { sha1sum | cut -d' ' -f1; }
+_fsha() { cat "$@" | _sha; }
+# _hmemo NAME FILE...: the hash of FILEs, computed once per process
+_hmemo() {
+	_hn=$1
+	shift
+	eval "_hv=\${_HMEMO_$_hn-}"
+	[ -n "$_hv" ] || { _hv=$(_fsha "$@" 2>/dev/null); eval "_HMEMO_$_hn=\$_hv"; }
+	printf '%s\n' "$_hv"
+}
+# the parsed tests.txt, once per process
+_boottests() {
+	[ -n "${_BOOTTESTS:-}" ] || _BOOTTESTS=$("$TOP/scripts/boottests") || die "boot-tests/tests.txt is not valid"
+	printf '%s\n' "$_BOOTTESTS"
+}
+
+# archvar ARCH VAR: a variable of boot-tests/arch/ARCH.conf
+archvar() {
+	eval "_av=\${_AV_${1}_$2-}"
+	if [ -z "$_av" ]; then
+		[ -r "$TOP/boot-tests/arch/$1.conf" ] || die "unknown arch $1"
+		_av=$(. "$TOP/boot-tests/arch/$1.conf" && eval "printf '%s' \"\$$2\"")
+		eval "_AV_${1}_$2=\$_av"
+	fi
+	printf '%s\n' "$_av"
+}
+
+# _defines TREE SYM: the tree has a Kconfig "config SYM" (memoised on
+# disk per tree: a tree never changes)
+_defines() {
+	_df=$RESULTS/memo/kconfig/$1
+	_dv=$(sed -n "s/^$2 //p" "$_df" 2>/dev/null)
+	if [ -z "$_dv" ]; then
+		if kgit grep -q -E "^[[:space:]]*(menu)?config[[:space:]]+$2[[:space:]]*\$" "$1" -- '*Kconfig*'; then
+			_dv=yes
+		else
+			_dv=no
+		fi
+		mkdir -p "${_df%/*}" && printf '%s %s\n' "$2" "$_dv" >>"$_df"
+	fi
+	[ "$_dv" = yes ]
+}
+
+# boot_lines COMMIT TREE: the tests.txt lines that can apply to COMMIT
+# (selected by FORK_BOOT_TESTS when set, as the controls do)
+boot_lines() {
+	_boottests | while IFS=$(printf '\t') read -r _n _t _needs _rest; do
+		if [ -n "${FORK_BOOT_TESTS+x}" ]; then
+			case ",$FORK_BOOT_TESTS," in *",$_n,"*) ;; *) continue ;; esac
+		else
+			case $_needs in
+			-) ;;
+			CONFIG_*) _defines "$2" "${_needs#CONFIG_}" || continue ;;
+			topic:*) topic_in "${_needs#topic:}" "$1" || continue ;;
+			esac
+		fi
+		printf 'test %s %s %s %s\n' "$_n" "$_t" "$_needs" "$_rest"
+	done
+}
+
+# topic_in TOPIC COMMIT: COMMIT contains TOPIC (its first commit, or its
+# tip when it has none)
+topic_in() {
+	[ -n "${_GRAPH:-}" ] || _GRAPH=$(topics) || return 1
+	_b=$(printf '%s\n' "$_GRAPH" | awk -F'\t' -v t="$1" '$1 == t { print $2 }')
+	[ -n "$_b" ] || return 1
+	_first=$(kgit rev-list --reverse "$_b..refs/heads/$1" 2>/dev/null | head -n 1)
+	[ -n "$_first" ] || _first=$(kgit rev-parse -q --verify "refs/heads/$1") || return 1
+	kgit merge-base --is-ancestor "$_first" "$2"
+}
+
+# store_inputs CHECK COMMIT ARCH: the manifest of what CHECK reads
+store_inputs() {
+	_k=$1 _c=$2 _a=$3
+	_tree=$(kgit rev-parse "$_c^{tree}") || return 1
+	echo "check $_k"
+	echo "arch $_a"
+	_cfg=$(_hmemo "cfg_$_a" "$TOP/boot-tests/configs/common.config" "$TOP/boot-tests/configs/$_a.config" \
+		"$TOP/scripts/kconfig")
+	_lib=$(_hmemo lib "$TOP/checks/lib.sh" "$TOP/scripts/lib.sh")
+	_ac=$(_hmemo "ac_$_a" "$TOP/boot-tests/arch/$_a.conf")
+	case $_k in
+	checkpatch)
+		echo "patch $(kgit format-patch -1 --stdout "$_c" | sed 1d | _sha)"
+		echo "checkpatch $(kgit rev-parse "$_c:scripts/checkpatch.pl" "$_c:scripts/spelling.txt" \
+			"$_c:scripts/const_structs.checkpatch" 2>/dev/null | tr '\n' ' ')"
+		echo "tool perl $(_memo perl perl -e 'print $^V')"
+		echo "script $(_hmemo checkpatch "$TOP/checks/checkpatch") lib $_lib"
+		;;
+	build | sparse)
+		echo "tree $_tree"
+		echo "parent-tree $(kgit rev-parse -q --verify "$_c^1^{tree}" || echo none)"
+		echo "config $_cfg"
+		echo "arch-conf $_ac"
+		_cc=$(archvar "$_a" KCC)
+		echo "tool cc $(_memo "cc_$_a" _ccver "$_cc")"
+		echo "tool make $(_memo make make --version)"
+		echo "script $(_hmemo "$_k" "$TOP/checks/$_k" "$TOP/checks/build") lib $_lib"
+		[ "$_k" != sparse ] || echo "tool sparse $(_memo sparse sparse --version)"
+		;;
+	boot | control-*)
+		echo "tree $_tree"
+		echo "config $_cfg"
+		echo "arch-conf $_ac"
+		_cc=$(archvar "$_a" KCC) _icc=$(archvar "$_a" INIT_CC) _q=$(archvar "$_a" QEMU)
+		echo "tool cc $(_memo "cc_$_a" _ccver "$_cc")"
+		echo "tool make $(_memo make make --version)"
+		echo "tool init-cc $(_memo "icc_$_a" _ccver "$_icc")"
+		echo "init-libc $(_memo "libc_$_a" _libcsha "$_icc")"
+		echo "init $(_hmemo init "$TOP/boot-tests/init/init.c")"
+		echo "tool qemu $(_memo "qemu_$_a" "$_q" --version)"
+		echo "accel $(qemu_accel "$_a" "$(archvar "$_a" QEMU_KVM_ARGS)")"
+		echo "script $(_hmemo boot "$TOP/checks/boot" "$TOP/checks/build" "$TOP/boot-tests/boot" \
+			"$TOP/boot-tests/parse" "$TOP/boot-tests/initramfs") lib $_lib"
+		echo "env FORK_BOOT_TESTS=${FORK_BOOT_TESTS-} FORK_BOOT_CMDLINE=${FORK_BOOT_CMDLINE-}" \
+			"FORK_BOOT_TIMEOUT=${FORK_BOOT_TIMEOUT-}"
+		boot_lines "$_c" "$_tree"
+		;;
+	*) die "unknown check $_k" ;;
+	esac
+}
+
+# the C library the guest init links statically
+_libcsha() {
+	_lc=$("$1" -print-file-name=libc.a 2>/dev/null)
+	if [ -r "$_lc" ]; then _fsha "$_lc"; else echo "missing libc.a for $1"; fi
+}
+
+# store_key CHECK COMMIT ARCH
+store_key() {
+	store_inputs "$@" | _sha
+}
+
+# store_get ARCH CHECK KEY: print the record; 1 when there is none
+store_get() {
+	cat "$STORE/$1/$2/$3" 2>/dev/null
+}
+
+# store_put ARCH CHECK KEY: the record on stdin, stored atomically; a
+# status other than PASS, FAIL, SKIP or FLAKY is refused
+store_put() {
+	_d=$STORE/$1/$2
+	mkdir -p "$_d" || return 1
+	cat >"$_d/.tmp.$$" || { rm -f "$_d/.tmp.$$"; return 1; }
+	case $(sed -n 's/^status //p' "$_d/.tmp.$$") in
+	PASS | FAIL | SKIP | FLAKY) mv "$_d/.tmp.$$" "$_d/$3" ;;
+	*) rm -f "$_d/.tmp.$$"; return 1 ;;
+	esac
+}
+
+# store_field FIELD: a field of the record on stdin
+store_field() {
+	sed -n "s/^$1 //p" | head -n 1
+}
+
+# store_list: every record, TSV: arch check key status commit date
+store_list() {
+	[ -d "$STORE" ] || return 0
+	find "$STORE" -type f ! -name '.tmp.*' | sort | while read -r _f; do
+		_r=${_f#"$STORE"/}
+		printf '%s\t%s\t%s\t%s\t%s\t%s\n' "${_r%%/*}" "$(echo "$_r" | cut -d/ -f2)" "${_r##*/}" \
+			"$(store_field status <"$_f")" "$(store_field commit <"$_f")" "$(store_field date <"$_f")"
+	done
+}
+
+# store_forget COMMIT: drop every record COMMIT produced; prints how many
+store_forget() {
+	[ -d "$STORE" ] || { echo 0; return 0; }
+	grep -rlx --exclude='.tmp.*' "commit $1" "$STORE" 2>/dev/null | tee "$BUILD/.forget.$$" | xargs -r rm -f
+	wc -l <"$BUILD/.forget.$$"
+	rm -f "$BUILD/.forget.$$"
+}
+
+# store_log ARCH CHECK KEY: where the log of that check run goes
+store_log() {
+	echo "$BUILD/logs/$1/$2/$3.log"
+}
+
+# store_warm ARCH...: compute the tool versions once, in this shell, so
+# that the subshells computing keys inherit them
+store_warm() {
+	_memo perl perl -e 'print $^V' >/dev/null
+	_memo make make --version >/dev/null
+	_memo sparse sparse --version >/dev/null
+	for _wa; do
+		[ "$_wa" != any ] || continue
+		_memo "cc_$_wa" _ccver "$(archvar "$_wa" KCC)" >/dev/null
+		_memo "icc_$_wa" _ccver "$(archvar "$_wa" INIT_CC)" >/dev/null
+		_memo "libc_$_wa" _libcsha "$(archvar "$_wa" INIT_CC)" >/dev/null
+		_memo "qemu_$_wa" "$(archvar "$_wa" QEMU)" --version >/dev/null
+	done
+	[ -n "${_GRAPH:-}" ] || _GRAPH=$(topics)
+	_boottests >/dev/null
+	_hmemo lib "$TOP/checks/lib.sh" "$TOP/scripts/lib.sh" >/dev/null
+	_hmemo checkpatch "$TOP/checks/checkpatch" >/dev/null
+	_hmemo build "$TOP/checks/build" "$TOP/checks/build" >/dev/null
+	_hmemo sparse "$TOP/checks/sparse" "$TOP/checks/build" >/dev/null
+	_hmemo init "$TOP/boot-tests/init/init.c" >/dev/null
+	_hmemo boot "$TOP/checks/boot" "$TOP/checks/build" "$TOP/boot-tests/boot" \
+		"$TOP/boot-tests/parse" "$TOP/boot-tests/initramfs" >/dev/null
+	for _wa; do
+		[ "$_wa" != any ] || continue
+		_hmemo "cfg_$_wa" "$TOP/boot-tests/configs/common.config" "$TOP/boot-tests/configs/$_wa.config" \
+			"$TOP/scripts/kconfig" >/dev/null
+		_hmemo "ac_$_wa" "$TOP/boot-tests/arch/$_wa.conf" >/dev/null
+	done
+}
+
+# store_lookup CHECK COMMIT ARCH [ENV]: the record under the current key
+# (ENV: "VAR=value ..." the check runs with, as the controls do)
+store_lookup() {
+	# shellcheck disable=SC2086
+	_lk=$(if [ -n "${4:-}" ]; then export $4; fi; store_key "$1" "$2" "$3") || return 1
+	store_get "$3" "$1" "$_lk"
+}
+
+# tip_tests_missing TOPIC ARCH: the topic's boot tests its tip's boot
+# record does not list as run ("?" when the tip has no boot record)
+tip_tests_missing() {
+	_tt=$(store_lookup boot "$(kgit rev-parse "refs/heads/$1")" "$2" | store_field tests)
+	[ -n "$_tt" ] || { echo '?'; return 0; }
+	_boottests | awk -F'\t' -v t="$1" -v ran=" $_tt " \
+		'$2 == t && index(ran, " " $1 " ") == 0 { print $1 }'
+}
+
+# store_controls TOPIC: the topic's negative controls, TSV: check name,
+# commit, environment of the boot
+store_controls() {
+	_cb=$(printf '%s\n' "$_GRAPH" | awk -F'\t' -v t="$1" '$1 == t { print $2 }')
+	[ "$_cb" != '*' ] || _cb=base
+	_boottests | while IFS=$(printf '\t') read -r _n _t _x _x _x _x _ctl; do
+		[ "$_t" = "$1" ] || continue
+		case $_ctl in
+		base) printf 'control-%s\t%s\tFORK_BOOT_TESTS=smoke,%s\n' "$_n" "$(kgit rev-parse "$_cb")" "$_n" ;;
+		tip:*) printf 'control-%s\t%s\tFORK_BOOT_TESTS=smoke,%s FORK_BOOT_CMDLINE=%s\n' "$_n" \
+			"$(kgit rev-parse "refs/heads/$1")" "$_n" "${_ctl#tip:}" ;;
+		esac
+	done
+}
+
+# reproducer TOPIC COMMIT ARCH CHECK: the command that re-runs exactly
+# that check (from the top of the repository)
+reproducer() {
+	case $4 in
+	control-* | tip-tests) printf 'make check TOPIC=%s ARCH=%s CHECKS=%s RETEST=1\n' "$1" "$3" \
+		"$([ "$4" = tip-tests ] && echo boot || echo "$4")" ;;
+	checkpatch) printf 'make check TOPIC=%s COMMIT=%s CHECKS=checkpatch RETEST=1\n' "$1" "$2" ;;
+	*) printf 'make check TOPIC=%s COMMIT=%s ARCH=%s CHECKS=%s RETEST=1\n' "$1" "$2" "$3" "$4" ;;
+	esac
+}
