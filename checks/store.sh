@@ -116,18 +116,43 @@ boot_lines() {
 # topic_in TOPIC COMMIT: COMMIT contains TOPIC (its first commit, or its
 # tip when it has none)
 topic_in() {
-	[ -n "${_GRAPH:-}" ] || _GRAPH=$(topics) || return 1
-	_b=$(printf '%s\n' "$_GRAPH" | awk -F'\t' -v t="$1" '$1 == t { print $2 }')
-	[ -n "$_b" ] || return 1
-	_first=$(kgit rev-list --reverse "$_b..refs/heads/$1" 2>/dev/null | head -n 1)
-	[ -n "$_first" ] || _first=$(kgit rev-parse -q --verify "refs/heads/$1") || return 1
+	_tv=_F_$(printf '%s' "$1" | tr -c 'a-zA-Z0-9_' _)
+	eval "_first=\${$_tv-}"
+	if [ -z "$_first" ]; then
+		[ -n "${_GRAPH:-}" ] || _GRAPH=$(topics) || return 1
+		_b=$(printf '%s\n' "$_GRAPH" | awk -F'\t' -v t="$1" '$1 == t { print $2 }')
+		[ -n "$_b" ] || return 1
+		_first=$(kgit rev-list --reverse "$_b..refs/heads/$1" 2>/dev/null | head -n 1)
+		[ -n "$_first" ] || _first=$(kgit rev-parse -q --verify "refs/heads/$1") || return 1
+		eval "$_tv=\$_first"
+	fi
 	kgit merge-base --is-ancestor "$_first" "$2"
+}
+
+# store_prime COMMIT...: look up the trees of COMMITs and of their first
+# parents in one git call, for the keys computed later in this shell
+store_prime() {
+	[ $# -gt 0 ] || return 0
+	_pf=$BUILD/.prime.$$
+	mkdir -p "$BUILD"
+	for _p; do printf '%s^{tree}\n%s^1^{tree}\n' "$_p" "$_p"; done |
+		kgit cat-file --batch-check='%(objectname)' | paste - - >"$_pf"
+	while read -r _pt _pp; do
+		case $_pp in *missing*) _pp=none ;; esac
+		eval "_TR_$1=\$_pt _PT_$1=\$_pp"
+		shift
+	done <"$_pf"
+	rm -f "$_pf"
 }
 
 # store_inputs CHECK COMMIT ARCH: the manifest of what CHECK reads
 store_inputs() {
 	_k=$1 _c=$2 _a=$3
-	_tree=$(kgit rev-parse "$_c^{tree}") || return 1
+	eval "_tree=\${_TR_$_c-} _ptree=\${_PT_$_c-}"
+	if [ -z "$_tree" ]; then
+		_tree=$(kgit rev-parse "$_c^{tree}") || return 1
+		_ptree=$(kgit rev-parse -q --verify "$_c^1^{tree}" || echo none)
+	fi
 	echo "check $_k"
 	echo "arch $_a"
 	_cfg=$(_hmemo "cfg_$_a" "$TOP/boot-tests/configs/common.config" "$TOP/boot-tests/configs/$_a.config" \
@@ -144,7 +169,7 @@ store_inputs() {
 		;;
 	build | sparse)
 		echo "tree $_tree"
-		echo "parent-tree $(kgit rev-parse -q --verify "$_c^1^{tree}" || echo none)"
+		echo "parent-tree $_ptree"
 		echo "config $_cfg"
 		echo "arch-conf $_ac"
 		_cc=$(archvar "$_a" KCC)
@@ -245,6 +270,9 @@ store_warm() {
 		_memo "qemu_$_wa" "$(archvar "$_wa" QEMU)" --version >/dev/null
 	done
 	[ -n "${_GRAPH:-}" ] || _GRAPH=$(topics)
+	for _wt in $(printf '%s\n' "$_GRAPH" | cut -f1); do
+		topic_in "$_wt" base 2>/dev/null
+	done
 	_boottests >/dev/null
 	_hmemo lib "$TOP/checks/lib.sh" "$TOP/scripts/lib.sh" >/dev/null
 	_hmemo checkpatch "$TOP/checks/checkpatch" >/dev/null

@@ -4,7 +4,7 @@
 . "$(dirname "$0")/lib.sh"
 
 need_ktree
-export BRANCHES_TXT=$FIX/branches.txt SERIES=$FIX/series NOTES=$T/notes RESULTS=$T/results
+export TESTS_TXT=$FIX/tests.txt BRANCHES_TXT=$FIX/branches.txt SERIES=$FIX/series NOTES=$T/notes RESULTS=$T/results
 "$S/mkbranches" >/dev/null 2>&1 || { bad "mkbranches"; finish; }
 "$TOP/checks/run" --topic fixture-a --arch x86_64 --checks "build" >"$T/run" 2>&1 &
 pid=$!
@@ -29,7 +29,7 @@ elif [ -n "$(ps -eo sid= | tr -d ' ' | grep -x "$sid")" ]; then
 else
 	ok "nothing of the interrupted check (session $sid) left running"
 fi
-n=$(find "$RESULTS" -name 'build.*' 2>/dev/null | wc -l)
+n=$("$TOP/checks/store" list | awk -F'\t' '$2 == "build"' | wc -l)
 got=$(grep -c ' build .*PASS\| build .*FAIL' "$T/run")
 [ "$n" = "$got" ] && ok "$n build result(s) recorded, all of them finished checks" ||
 	bad "$n build results recorded, $got checks finished"
