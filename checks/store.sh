@@ -32,6 +32,8 @@
 # shellcheck shell=sh
 
 STORE=$RESULTS/v2
+# the config fragments (scripts/kconfig reads the same)
+FRAGS=${FORK_CONFIGS:-$TOP/boot-tests/configs}
 
 # _memo NAME CMD...: the first line of CMD's output, computed once per
 # process ("missing" when CMD is not installed)
@@ -84,7 +86,12 @@ archvar() {
 # disk per tree: a tree never changes)
 _defines() {
 	_df=$RESULTS/memo/kconfig/$1
-	_dv=$(sed -n "s/^$2 //p" "$_df" 2>/dev/null)
+	_dv=
+	if [ -r "$_df" ]; then
+		while read -r _ds _dw; do
+			[ "$_ds" != "$2" ] || { _dv=$_dw; break; }
+		done <"$_df"
+	fi
 	if [ -z "$_dv" ]; then
 		if kgit grep -q -E "^[[:space:]]*(menu)?config[[:space:]]+$2[[:space:]]*\$" "$1" -- '*Kconfig*'; then
 			_dv=yes
@@ -99,6 +106,7 @@ _defines() {
 # boot_lines COMMIT TREE: the tests.txt lines that can apply to COMMIT
 # (selected by FORK_BOOT_TESTS when set, as the controls do)
 boot_lines() {
+	_bc=$(kgit rev-list "$1" ^base 2>/dev/null)
 	_boottests | while IFS=$(printf '\t') read -r _n _t _needs _rest; do
 		if [ -n "${FORK_BOOT_TESTS+x}" ]; then
 			case ",$FORK_BOOT_TESTS," in *",$_n,"*) ;; *) continue ;; esac
@@ -106,27 +114,31 @@ boot_lines() {
 			case $_needs in
 			-) ;;
 			CONFIG_*) _defines "$2" "${_needs#CONFIG_}" || continue ;;
-			topic:*) topic_in "${_needs#topic:}" "$1" || continue ;;
+			topic:*)
+				topic_first "${_needs#topic:}" || continue
+				case "
+$_bc
+" in *"
+$_first
+"*) ;; *) continue ;; esac ;;
 			esac
 		fi
 		printf 'test %s %s %s %s\n' "$_n" "$_t" "$_needs" "$_rest"
 	done
 }
 
-# topic_in TOPIC COMMIT: COMMIT contains TOPIC (its first commit, or its
-# tip when it has none)
-topic_in() {
+# topic_first TOPIC: set $_first to the topic's first commit (its tip
+# when it has none); memoised per process
+topic_first() {
 	_tv=_F_$(printf '%s' "$1" | tr -c 'a-zA-Z0-9_' _)
 	eval "_first=\${$_tv-}"
-	if [ -z "$_first" ]; then
-		[ -n "${_GRAPH:-}" ] || _GRAPH=$(topics) || return 1
-		_b=$(printf '%s\n' "$_GRAPH" | awk -F'\t' -v t="$1" '$1 == t { print $2 }')
-		[ -n "$_b" ] || return 1
-		_first=$(kgit rev-list --reverse "$_b..refs/heads/$1" 2>/dev/null | head -n 1)
-		[ -n "$_first" ] || _first=$(kgit rev-parse -q --verify "refs/heads/$1") || return 1
-		eval "$_tv=\$_first"
-	fi
-	kgit merge-base --is-ancestor "$_first" "$2"
+	[ -z "$_first" ] || return 0
+	[ -n "${_GRAPH:-}" ] || _GRAPH=$(topics) || return 1
+	_b=$(printf '%s\n' "$_GRAPH" | awk -F'\t' -v t="$1" '$1 == t { print $2 }')
+	[ -n "$_b" ] || return 1
+	_first=$(kgit rev-list --reverse "$_b..refs/heads/$1" 2>/dev/null | head -n 1)
+	[ -n "$_first" ] || _first=$(kgit rev-parse -q --verify "refs/heads/$1") || return 1
+	eval "$_tv=\$_first"
 }
 
 # store_prime COMMIT...: look up the trees of COMMITs and of their first
@@ -155,7 +167,7 @@ store_inputs() {
 	fi
 	echo "check $_k"
 	echo "arch $_a"
-	_cfg=$(_hmemo "cfg_$_a" "$TOP/boot-tests/configs/common.config" "$TOP/boot-tests/configs/$_a.config" \
+	_cfg=$(_hmemo "cfg_$_a" "$FRAGS/common.config" "$FRAGS/$_a.config" \
 		"$TOP/scripts/kconfig")
 	_lib=$(_hmemo lib "$TOP/checks/lib.sh" "$TOP/scripts/lib.sh")
 	_ac=$(_hmemo "ac_$_a" "$TOP/boot-tests/arch/$_a.conf")
@@ -271,7 +283,7 @@ store_warm() {
 	done
 	[ -n "${_GRAPH:-}" ] || _GRAPH=$(topics)
 	for _wt in $(printf '%s\n' "$_GRAPH" | cut -f1); do
-		topic_in "$_wt" base 2>/dev/null
+		topic_first "$_wt"
 	done
 	_boottests >/dev/null
 	_hmemo lib "$TOP/checks/lib.sh" "$TOP/scripts/lib.sh" >/dev/null
@@ -283,7 +295,7 @@ store_warm() {
 		"$TOP/boot-tests/parse" "$TOP/boot-tests/initramfs" >/dev/null
 	for _wa; do
 		[ "$_wa" != any ] || continue
-		_hmemo "cfg_$_wa" "$TOP/boot-tests/configs/common.config" "$TOP/boot-tests/configs/$_wa.config" \
+		_hmemo "cfg_$_wa" "$FRAGS/common.config" "$FRAGS/$_wa.config" \
 			"$TOP/scripts/kconfig" >/dev/null
 		_hmemo "ac_$_wa" "$TOP/boot-tests/arch/$_wa.conf" >/dev/null
 	done

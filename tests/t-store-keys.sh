@@ -16,8 +16,7 @@ mkdir -p "$R"
 { cat "$FIX/tests.txt"; echo 'fixture-never fixture-a CONFIG_FORK_FIXTURE_NEVER smoke - smoke -'; } >"$TESTS_TXT"
 key() { "$R/checks/store" key "$@"; }	# key CHECK REV ARCH [ENV]
 keys() {	# the four keys of REV, one line
-	printf '%s %s %s %s\n' "$(key checkpatch "$1" any)" "$(key build "$1" x86_64)" \
-		"$(key sparse "$1" x86_64)" "$(key boot "$1" x86_64)"
+	key checkpatch,build,sparse,boot "$1" x86_64 | tr '\n' ' '
 }
 # differ CHANGED WHAT BEFORE AFTER: which of the four keys changed is CHANGED
 # (a word per key: checkpatch build sparse boot, '-' where it must not)
