@@ -106,7 +106,7 @@ _defines() {
 # boot_lines COMMIT TREE: the tests.txt lines that can apply to COMMIT
 # (selected by FORK_BOOT_TESTS when set, as the controls do)
 boot_lines() {
-	_bc=$(kgit rev-list "$1" ^base 2>/dev/null)
+	eval "_bc=\${_BC_$1-}"
 	_boottests | while IFS=$(printf '\t') read -r _n _t _needs _rest; do
 		if [ -n "${FORK_BOOT_TESTS+x}" ]; then
 			case ",$FORK_BOOT_TESTS," in *",$_n,"*) ;; *) continue ;; esac
@@ -116,11 +116,7 @@ boot_lines() {
 			CONFIG_*) _defines "$2" "${_needs#CONFIG_}" || continue ;;
 			topic:*)
 				topic_first "${_needs#topic:}" || continue
-				case "
-$_bc
-" in *"
-$_first
-"*) ;; *) continue ;; esac ;;
+				case "$_bc " in *" $_first "*) ;; *) continue ;; esac ;;
 			esac
 		fi
 		printf 'test %s %s %s %s\n' "$_n" "$_t" "$_needs" "$_rest"
@@ -146,25 +142,38 @@ topic_first() {
 store_prime() {
 	[ $# -gt 0 ] || return 0
 	_pf=$BUILD/.prime.$$
-	mkdir -p "$BUILD"
-	for _p; do printf '%s^{tree}\n%s^1^{tree}\n' "$_p" "$_p"; done |
-		kgit cat-file --batch-check='%(objectname)' | paste - - >"$_pf"
-	while read -r _pt _pp; do
+	mkdir -p "$_pf" || return 1
+	# trees, parent trees and the checkpatch files of each commit
+	for _p; do
+		printf '%s^{tree}\n%s^1^{tree}\n' "$_p" "$_p"
+		printf '%s:scripts/%s\n' "$_p" checkpatch.pl "$_p" spelling.txt "$_p" const_structs.checkpatch
+	done | kgit cat-file --batch-check='%(objectname)' | paste - - - - - >"$_pf/objects"
+	# the patch of each commit as checkpatch judges it: author, date,
+	# message, diff against the first parent
+	kgit log --no-walk=unsorted -p --format='%x01%H%n%an <%ae>%n%ad%n%B' "$@" |
+		awk -v d="$_pf" '/^\001/ { f = d "/p." substr($0, 2); next } f { print > f }'
+	(cd "$_pf" && for _p; do [ -e "p.$_p" ] || : >"p.$_p"; done && sha1sum p.*) >"$_pf/patches"
+	for _p; do
+		read -r _pt _pp _c1 _c2 _c3 || break
 		case $_pp in *missing*) _pp=none ;; esac
-		eval "_TR_$1=\$_pt _PT_$1=\$_pp"
-		shift
-	done <"$_pf"
-	rm -f "$_pf"
+		_cpb=
+		for _x in "$_c1" "$_c2" "$_c3"; do
+			case $_x in *missing*) ;; *) _cpb="$_cpb$_x " ;; esac
+		done
+		_ps=$(sed -n "s/^\([0-9a-f]*\)  p\.$_p\$/\1/p" "$_pf/patches")
+		_bc=$(kgit rev-list "$_p" ^base 2>/dev/null | tr '\n' ' ')
+		eval "_TR_$_p=\$_pt _PT_$_p=\$_pp _CP_$_p=\$_cpb _PS_$_p=\$_ps _BC_$_p=\" \$_bc\""
+	done <"$_pf/objects"
+	rm -rf "$_pf"
 }
 
 # store_inputs CHECK COMMIT ARCH: the manifest of what CHECK reads
 store_inputs() {
 	_k=$1 _c=$2 _a=$3
+	eval "_tree=\${_TR_$_c-}"
+	[ -n "$_tree" ] || store_prime "$_c" || return 1
 	eval "_tree=\${_TR_$_c-} _ptree=\${_PT_$_c-}"
-	if [ -z "$_tree" ]; then
-		_tree=$(kgit rev-parse "$_c^{tree}") || return 1
-		_ptree=$(kgit rev-parse -q --verify "$_c^1^{tree}" || echo none)
-	fi
+	[ -n "$_tree" ] || return 1
 	echo "check $_k"
 	echo "arch $_a"
 	_cfg=$(_hmemo "cfg_$_a" "$FRAGS/common.config" "$FRAGS/$_a.config" \
@@ -173,9 +182,7 @@ store_inputs() {
 	_ac=$(_hmemo "ac_$_a" "$TOP/boot-tests/arch/$_a.conf")
 	case $_k in
 	checkpatch)
-		echo "patch $(kgit format-patch -1 --stdout "$_c" | sed 1d | _sha)"
-		echo "checkpatch $(kgit rev-parse "$_c:scripts/checkpatch.pl" "$_c:scripts/spelling.txt" \
-			"$_c:scripts/const_structs.checkpatch" 2>/dev/null | tr '\n' ' ')"
+		eval "echo \"patch \$_PS_$_c\"; echo \"checkpatch \$_CP_$_c\""
 		echo "tool perl $(_memo perl perl -e 'print $^V')"
 		echo "script $(_hmemo checkpatch "$TOP/checks/checkpatch") lib $_lib"
 		;;

@@ -30,7 +30,7 @@ key=$("$TOP/checks/store" key sparse "$c1" x86_64)
 f=$RESULTS/v2/x86_64/sparse/$key
 cp "$f" "$T/saved"
 sed -i 's/^status PASS$/status FAIL/' "$f"
-expect_fail 'x86_64/sparse:FAIL' "$TOP/scripts/verified" "base..fixture-e"
+expect_fail 'x86_64/sparse:FAIL' sh -c '"$1" base..fixture-e >&2' sh "$TOP/scripts/verified"
 cp "$T/saved" "$f"
 
 # the integration branch: fixture-n merges fixture-e and fixture-f; the
