@@ -32,11 +32,16 @@
 # shellcheck shell=sh
 
 STORE=$RESULTS/v2
+_TAB=$(printf '\t')
 # the config fragments (scripts/kconfig reads the same)
 FRAGS=${FORK_CONFIGS:-$TOP/boot-tests/configs}
 
-# _memo NAME CMD...: the first line of CMD's output, computed once per
-# process ("missing" when CMD is not installed)
+# The memos below set a variable ($_mv, $_hv, $_av) instead of printing:
+# a value computed in a $(...) subshell would be lost to the next call.
+# store_warm computes them once in the calling shell.
+
+# _memo NAME CMD...: set $_mv to the first line of CMD's output, computed
+# once per process ("missing" when CMD is not installed)
 _memo() {
 	_mn=$1
 	shift
@@ -49,7 +54,6 @@ _memo() {
 		fi
 		eval "_MEMO_$_mn=\$_mv"
 	fi
-	printf '%s\n' "$_mv"
 }
 
 # the compilers print their full version ("gcc version 12.2.0 (Debian
@@ -57,13 +61,13 @@ _memo() {
 _ccver() { "$1" -v 2>&1 | tail -n 1; }
 _sha() { sha1sum | cut -d' ' -f1; }
 _fsha() { cat "$@" | _sha; }
-# _hmemo NAME FILE...: the hash of FILEs, computed once per process
+# _hmemo NAME FILE...: set $_hv to the hash of FILEs, computed once per
+# process
 _hmemo() {
 	_hn=$1
 	shift
 	eval "_hv=\${_HMEMO_$_hn-}"
 	[ -n "$_hv" ] || { _hv=$(_fsha "$@" 2>/dev/null); eval "_HMEMO_$_hn=\$_hv"; }
-	printf '%s\n' "$_hv"
 }
 # the parsed tests.txt, once per process
 _boottests() {
@@ -71,7 +75,7 @@ _boottests() {
 	printf '%s\n' "$_BOOTTESTS"
 }
 
-# archvar ARCH VAR: a variable of boot-tests/arch/ARCH.conf
+# archvar ARCH VAR: set $_av to a variable of boot-tests/arch/ARCH.conf
 archvar() {
 	eval "_av=\${_AV_${1}_$2-}"
 	if [ -z "$_av" ]; then
@@ -79,7 +83,6 @@ archvar() {
 		_av=$(. "$TOP/boot-tests/arch/$1.conf" && eval "printf '%s' \"\$$2\"")
 		eval "_AV_${1}_$2=\$_av"
 	fi
-	printf '%s\n' "$_av"
 }
 
 # _defines TREE SYM: the tree has a Kconfig "config SYM" (memoised on
@@ -107,7 +110,8 @@ _defines() {
 # (selected by FORK_BOOT_TESTS when set, as the controls do)
 boot_lines() {
 	eval "_bc=\${_BC_$1-}"
-	_boottests | while IFS=$(printf '\t') read -r _n _t _needs _rest; do
+	[ -n "${_BOOTTESTS:-}" ] || _boottests >/dev/null
+	while IFS=$_TAB read -r _n _t _needs _rest; do
 		if [ -n "${FORK_BOOT_TESTS+x}" ]; then
 			case ",$FORK_BOOT_TESTS," in *",$_n,"*) ;; *) continue ;; esac
 		else
@@ -120,13 +124,26 @@ boot_lines() {
 			esac
 		fi
 		printf 'test %s %s %s %s\n' "$_n" "$_t" "$_needs" "$_rest"
+	done <<EOB
+$_BOOTTESTS
+EOB
+}
+
+# _varname STRING: set $_vn to STRING with every character that cannot be
+# in a shell variable's name replaced by "_"
+_varname() {
+	_vn= _vr=$1
+	while [ -n "$_vr" ]; do
+		_vc=${_vr%"${_vr#?}"} _vr=${_vr#?}
+		case $_vc in [A-Za-z0-9_]) _vn=$_vn$_vc ;; *) _vn=${_vn}_ ;; esac
 	done
 }
 
 # topic_first TOPIC: set $_first to the topic's first commit (its tip
 # when it has none); memoised per process
 topic_first() {
-	_tv=_F_$(printf '%s' "$1" | tr -c 'a-zA-Z0-9_' _)
+	_varname "$1"
+	_tv=_F_$_vn
 	eval "_first=\${$_tv-}"
 	[ -z "$_first" ] || return 0
 	[ -n "${_GRAPH:-}" ] || _GRAPH=$(topics) || return 1
@@ -137,22 +154,17 @@ topic_first() {
 	eval "$_tv=\$_first"
 }
 
-# store_prime COMMIT...: look up the trees of COMMITs and of their first
-# parents in one git call, for the keys computed later in this shell
+# store_prime COMMIT...: look up, in one git call, the trees of COMMITs
+# and of their first parents and their checkpatch scripts, for the keys
+# computed later in this shell
 store_prime() {
 	[ $# -gt 0 ] || return 0
 	_pf=$BUILD/.prime.$$
-	mkdir -p "$_pf" || return 1
-	# trees, parent trees and the checkpatch files of each commit
+	mkdir -p "$BUILD" || return 1
 	for _p; do
 		printf '%s^{tree}\n%s^1^{tree}\n' "$_p" "$_p"
 		printf '%s:scripts/%s\n' "$_p" checkpatch.pl "$_p" spelling.txt "$_p" const_structs.checkpatch
-	done | kgit cat-file --batch-check='%(objectname)' | paste - - - - - >"$_pf/objects"
-	# the patch of each commit as checkpatch judges it: author, date,
-	# message, diff against the first parent
-	kgit log --no-walk=unsorted -p --format='%x01%H%n%an <%ae>%n%ad%n%B' "$@" |
-		awk -v d="$_pf" '/^\001/ { f = d "/p." substr($0, 2); next } f { print > f }'
-	(cd "$_pf" && for _p; do [ -e "p.$_p" ] || : >"p.$_p"; done && sha1sum p.*) >"$_pf/patches"
+	done | kgit cat-file --batch-check='%(objectname)' | paste - - - - - >"$_pf"
 	for _p; do
 		read -r _pt _pp _c1 _c2 _c3 || break
 		case $_pp in *missing*) _pp=none ;; esac
@@ -160,10 +172,26 @@ store_prime() {
 		for _x in "$_c1" "$_c2" "$_c3"; do
 			case $_x in *missing*) ;; *) _cpb="$_cpb$_x " ;; esac
 		done
-		_ps=$(sed -n "s/^\([0-9a-f]*\)  p\.$_p\$/\1/p" "$_pf/patches")
 		_bc=$(kgit rev-list "$_p" ^base 2>/dev/null | tr '\n' ' ')
-		eval "_TR_$_p=\$_pt _PT_$_p=\$_pp _CP_$_p=\$_cpb _PS_$_p=\$_ps _BC_$_p=\" \$_bc\""
-	done <"$_pf/objects"
+		eval "_TR_$_p=\$_pt _PT_$_p=\$_pp _CP_$_p=\$_cpb _BC_$_p=\" \$_bc\""
+	done <"$_pf"
+	rm -f "$_pf"
+}
+
+# store_prime_patches COMMIT...: hash the patch of each commit as
+# checkpatch reads it (author, date, message, diff against the first
+# parent), in one git call.  Only for the commits checkpatch judges: the
+# diff of the base import is the whole kernel.
+store_prime_patches() {
+	[ $# -gt 0 ] || return 0
+	_pf=$BUILD/.patches.$$
+	mkdir -p "$_pf" || return 1
+	kgit log --no-walk=unsorted -p --format='%x01%H%n%an <%ae>%n%ad%n%B' "$@" |
+		awk -v d="$_pf" '/^\001/ { f = d "/p." substr($0, 2); next } f { print > f }'
+	(cd "$_pf" && for _p; do [ -e "p.$_p" ] || : >"p.$_p"; done && sha1sum p.*) >"$_pf/sums"
+	while read -r _ps _p; do
+		eval "_PS_${_p#p.}=\$_ps"
+	done <"$_pf/sums"
 	rm -rf "$_pf"
 }
 
@@ -176,46 +204,59 @@ store_inputs() {
 	[ -n "$_tree" ] || return 1
 	echo "check $_k"
 	echo "arch $_a"
-	_cfg=$(_hmemo "cfg_$_a" "$FRAGS/common.config" "$FRAGS/$_a.config" \
-		"$TOP/scripts/kconfig")
-	_lib=$(_hmemo lib "$TOP/checks/lib.sh" "$TOP/scripts/lib.sh")
-	_ac=$(_hmemo "ac_$_a" "$TOP/boot-tests/arch/$_a.conf")
+	_hmemo lib "$TOP/checks/lib.sh" "$TOP/scripts/lib.sh"
+	_lib=$_hv
 	case $_k in
 	checkpatch)
+		eval "_ps=\${_PS_$_c-}"
+		[ -n "$_ps" ] || store_prime_patches "$_c" || return 1
 		eval "echo \"patch \$_PS_$_c\"; echo \"checkpatch \$_CP_$_c\""
-		echo "tool perl $(_memo perl perl -e 'print $^V')"
-		echo "script $(_hmemo checkpatch "$TOP/checks/checkpatch") lib $_lib"
+		_memo perl perl -e 'print $^V'
+		echo "tool perl $_mv"
+		_hmemo checkpatch "$TOP/checks/checkpatch"
+		echo "script $_hv lib $_lib"
+		return 0
 		;;
+	build | sparse | boot | control-*) ;;
+	*) die "unknown check $_k" ;;
+	esac
+	echo "tree $_tree"
+	case $_k in build | sparse) echo "parent-tree $_ptree" ;; esac
+	_hmemo "cfg_$_a" "$FRAGS/common.config" "$FRAGS/$_a.config" "$TOP/scripts/kconfig"
+	echo "config $_hv"
+	_hmemo "ac_$_a" "$TOP/boot-tests/arch/$_a.conf"
+	echo "arch-conf $_hv"
+	archvar "$_a" KCC
+	_memo "cc_$_a" _ccver "$_av"
+	echo "tool cc $_mv"
+	_memo make make --version
+	echo "tool make $_mv"
+	case $_k in
 	build | sparse)
-		echo "tree $_tree"
-		echo "parent-tree $_ptree"
-		echo "config $_cfg"
-		echo "arch-conf $_ac"
-		_cc=$(archvar "$_a" KCC)
-		echo "tool cc $(_memo "cc_$_a" _ccver "$_cc")"
-		echo "tool make $(_memo make make --version)"
-		echo "script $(_hmemo "$_k" "$TOP/checks/$_k" "$TOP/checks/build") lib $_lib"
-		[ "$_k" != sparse ] || echo "tool sparse $(_memo sparse sparse --version)"
+		_hmemo "$_k" "$TOP/checks/$_k" "$TOP/checks/build"
+		echo "script $_hv lib $_lib"
+		[ "$_k" != sparse ] || { _memo sparse sparse --version; echo "tool sparse $_mv"; }
 		;;
-	boot | control-*)
-		echo "tree $_tree"
-		echo "config $_cfg"
-		echo "arch-conf $_ac"
-		_cc=$(archvar "$_a" KCC) _icc=$(archvar "$_a" INIT_CC) _q=$(archvar "$_a" QEMU)
-		echo "tool cc $(_memo "cc_$_a" _ccver "$_cc")"
-		echo "tool make $(_memo make make --version)"
-		echo "tool init-cc $(_memo "icc_$_a" _ccver "$_icc")"
-		echo "init-libc $(_memo "libc_$_a" _libcsha "$_icc")"
-		echo "init $(_hmemo init "$TOP/boot-tests/init/init.c")"
-		echo "tool qemu $(_memo "qemu_$_a" "$_q" --version)"
-		echo "accel $(qemu_accel "$_a" "$(archvar "$_a" QEMU_KVM_ARGS)")"
-		echo "script $(_hmemo boot "$TOP/checks/boot" "$TOP/checks/build" "$TOP/boot-tests/boot" \
-			"$TOP/boot-tests/parse" "$TOP/boot-tests/initramfs") lib $_lib"
+	*)
+		archvar "$_a" INIT_CC
+		_memo "icc_$_a" _ccver "$_av"
+		echo "tool init-cc $_mv"
+		_memo "libc_$_a" _libcsha "$_av"
+		echo "init-libc $_mv"
+		_hmemo init "$TOP/boot-tests/init/init.c"
+		echo "init $_hv"
+		archvar "$_a" QEMU
+		_memo "qemu_$_a" "$_av" --version
+		echo "tool qemu $_mv"
+		archvar "$_a" QEMU_KVM_ARGS
+		echo "accel $(qemu_accel "$_a" "$_av")"
+		_hmemo boot "$TOP/checks/boot" "$TOP/checks/build" "$TOP/boot-tests/boot" \
+			"$TOP/boot-tests/parse" "$TOP/boot-tests/initramfs"
+		echo "script $_hv lib $_lib"
 		echo "env FORK_BOOT_TESTS=${FORK_BOOT_TESTS-} FORK_BOOT_CMDLINE=${FORK_BOOT_CMDLINE-}" \
 			"FORK_BOOT_TIMEOUT=${FORK_BOOT_TIMEOUT-}"
 		boot_lines "$_c" "$_tree"
 		;;
-	*) die "unknown check $_k" ;;
 	esac
 }
 
@@ -247,6 +288,22 @@ store_put() {
 	esac
 }
 
+# store_read ARCH CHECK KEY: set $_line and $_st to the verdict line and
+# the status of the record (both empty when there is none)
+store_read() {
+	_line= _st=
+	[ -r "$STORE/$1/$2/$3" ] || return 1
+	{
+		read -r _line
+		while read -r _rf _rv; do
+			case $_rf in
+			status) _st=$_rv; break ;;
+			inputs:) break ;;
+			esac
+		done
+	} <"$STORE/$1/$2/$3"
+}
+
 # store_field FIELD: a field of the record on stdin
 store_field() {
 	sed -n "s/^$1 //p" | head -n 1
@@ -270,42 +327,43 @@ store_forget() {
 	rm -f "$BUILD/.forget.$$"
 }
 
-# store_log ARCH CHECK KEY: where the log of that check run goes
+# store_log ARCH CHECK KEY: set $_log to where the log of that check
+# run goes
 store_log() {
-	echo "$BUILD/logs/$1/$2/$3.log"
+	_log=$BUILD/logs/$1/$2/$3.log
 }
 
 # store_warm ARCH...: compute the tool versions once, in this shell, so
 # that the subshells computing keys inherit them
 store_warm() {
-	_memo perl perl -e 'print $^V' >/dev/null
-	_memo make make --version >/dev/null
-	_memo sparse sparse --version >/dev/null
+	_memo perl perl -e 'print $^V'
+	_memo make make --version
+	_memo sparse sparse --version
 	for _wa; do
 		[ "$_wa" != any ] || continue
-		_memo "cc_$_wa" _ccver "$(archvar "$_wa" KCC)" >/dev/null
-		_memo "icc_$_wa" _ccver "$(archvar "$_wa" INIT_CC)" >/dev/null
-		_memo "libc_$_wa" _libcsha "$(archvar "$_wa" INIT_CC)" >/dev/null
-		_memo "qemu_$_wa" "$(archvar "$_wa" QEMU)" --version >/dev/null
+		archvar "$_wa" KCC
+		_memo "cc_$_wa" _ccver "$_av"
+		archvar "$_wa" INIT_CC
+		_memo "icc_$_wa" _ccver "$_av"
+		_memo "libc_$_wa" _libcsha "$_av"
+		archvar "$_wa" QEMU
+		_memo "qemu_$_wa" "$_av" --version
+		archvar "$_wa" QEMU_KVM_ARGS
+		_hmemo "cfg_$_wa" "$FRAGS/common.config" "$FRAGS/$_wa.config" "$TOP/scripts/kconfig"
+		_hmemo "ac_$_wa" "$TOP/boot-tests/arch/$_wa.conf"
 	done
 	[ -n "${_GRAPH:-}" ] || _GRAPH=$(topics)
 	for _wt in $(printf '%s\n' "$_GRAPH" | cut -f1); do
 		topic_first "$_wt"
 	done
 	_boottests >/dev/null
-	_hmemo lib "$TOP/checks/lib.sh" "$TOP/scripts/lib.sh" >/dev/null
-	_hmemo checkpatch "$TOP/checks/checkpatch" >/dev/null
-	_hmemo build "$TOP/checks/build" "$TOP/checks/build" >/dev/null
-	_hmemo sparse "$TOP/checks/sparse" "$TOP/checks/build" >/dev/null
-	_hmemo init "$TOP/boot-tests/init/init.c" >/dev/null
+	_hmemo lib "$TOP/checks/lib.sh" "$TOP/scripts/lib.sh"
+	_hmemo checkpatch "$TOP/checks/checkpatch"
+	_hmemo build "$TOP/checks/build" "$TOP/checks/build"
+	_hmemo sparse "$TOP/checks/sparse" "$TOP/checks/build"
+	_hmemo init "$TOP/boot-tests/init/init.c"
 	_hmemo boot "$TOP/checks/boot" "$TOP/checks/build" "$TOP/boot-tests/boot" \
-		"$TOP/boot-tests/parse" "$TOP/boot-tests/initramfs" >/dev/null
-	for _wa; do
-		[ "$_wa" != any ] || continue
-		_hmemo "cfg_$_wa" "$FRAGS/common.config" "$FRAGS/$_wa.config" \
-			"$TOP/scripts/kconfig" >/dev/null
-		_hmemo "ac_$_wa" "$TOP/boot-tests/arch/$_wa.conf" >/dev/null
-	done
+		"$TOP/boot-tests/parse" "$TOP/boot-tests/initramfs"
 }
 
 # store_lookup CHECK COMMIT ARCH [ENV]: the record under the current key
