@@ -19,7 +19,7 @@
 #               scripts (boot, parse, initramfs), the guest init's source,
 #               its compiler's version and the C library it links, QEMU's
 #               version, the accelerator (tcg or kvm), and the environment
-#               that selects tests (controls) or changes the timeout
+#               that selects tests (controls), the timeout or the firmware
 #   control-T   a boot of the topic's base (or tip) with test T selected
 #
 # Layout: $RESULTS/v2/<arch>/<check>/<key>, one file per result, written
@@ -33,6 +33,9 @@
 
 STORE=$RESULTS/v2
 _TAB=$(printf '\t')
+# what a boot check runs (paths without blanks)
+_BOOT_SCRIPTS="$TOP/checks/boot $TOP/checks/build $TOP/boot-tests/boot $TOP/boot-tests/parse
+$TOP/boot-tests/initramfs $TOP/boot-tests/nvram"
 # the config fragments (scripts/kconfig reads the same)
 FRAGS=${FORK_CONFIGS:-$TOP/boot-tests/configs}
 
@@ -132,7 +135,7 @@ EOB
 # _varname STRING: set $_vn to STRING with every character that cannot be
 # in a shell variable's name replaced by "_"
 _varname() {
-	_vn= _vr=$1
+	_vn='' _vr=$1
 	while [ -n "$_vr" ]; do
 		_vc=${_vr%"${_vr#?}"} _vr=${_vr#?}
 		case $_vc in [A-Za-z0-9_]) _vn=$_vn$_vc ;; *) _vn=${_vn}_ ;; esac
@@ -250,11 +253,11 @@ store_inputs() {
 		echo "tool qemu $_mv"
 		archvar "$_a" QEMU_KVM_ARGS
 		echo "accel $(qemu_accel "$_a" "$_av")"
-		_hmemo boot "$TOP/checks/boot" "$TOP/checks/build" "$TOP/boot-tests/boot" \
-			"$TOP/boot-tests/parse" "$TOP/boot-tests/initramfs"
+		# shellcheck disable=SC2086
+		_hmemo boot $_BOOT_SCRIPTS
 		echo "script $_hv lib $_lib"
 		echo "env FORK_BOOT_TESTS=${FORK_BOOT_TESTS-} FORK_BOOT_CMDLINE=${FORK_BOOT_CMDLINE-}" \
-			"FORK_BOOT_TIMEOUT=${FORK_BOOT_TIMEOUT-}"
+			"FORK_BOOT_TIMEOUT=${FORK_BOOT_TIMEOUT-} FORK_BOOT_FIRMWARE=${FORK_BOOT_FIRMWARE-}"
 		boot_lines "$_c" "$_tree"
 		;;
 	esac
@@ -362,8 +365,8 @@ store_warm() {
 	_hmemo build "$TOP/checks/build" "$TOP/checks/build"
 	_hmemo sparse "$TOP/checks/sparse" "$TOP/checks/build"
 	_hmemo init "$TOP/boot-tests/init/init.c"
-	_hmemo boot "$TOP/checks/boot" "$TOP/checks/build" "$TOP/boot-tests/boot" \
-		"$TOP/boot-tests/parse" "$TOP/boot-tests/initramfs"
+	# shellcheck disable=SC2086
+	_hmemo boot $_BOOT_SCRIPTS
 }
 
 # store_lookup CHECK COMMIT ARCH [ENV]: the record under the current key

@@ -100,6 +100,7 @@ rm "$T/bin/qemu-system-x86_64"
 differ "- - sparse -" "sparse reports another version" "$k0" "$(PATH=$T/bin:$PATH keys "$tip")"
 rm "$T/bin/sparse"
 differ "- - - boot" "FORK_BOOT_TIMEOUT set" "$k0" "$(FORK_BOOT_TIMEOUT=45 keys "$tip")"
+differ "- - - boot" "the slow firmware" "$k0" "$(FORK_BOOT_FIRMWARE=slow keys "$tip")"
 # the accelerator: KVM once a probe boot said it works
 k1=$(cd "$R" && BUILD=$T/kvm RESULTS=$T/results checks/store key boot "$tip" x86_64)
 mkdir -p "$T/kvm" && echo yes >"$T/kvm/kvm-ok.x86_64"
