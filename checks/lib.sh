@@ -1,5 +1,9 @@
 # Common part of every check: checks/<name> COMMIT ARCH.  Sourced.
 #
+# FORK_CONFIG names the config of boot-tests/configs.txt the check builds
+# or boots (default: boot, the config of every commit); its build
+# directory is $BUILD/kbuild/<arch> for boot, <arch>-<config> otherwise.
+#
 # Contract: exit 0 pass, 1 fail, 77 skip; the full log on stdout/stderr
 # (the runner keeps it); the last line printed is the one-line summary.
 # Every check works on a clean checkout of COMMIT in the shared source
@@ -28,7 +32,22 @@ if [ "$ARCH" != any ]; then
 	[ -r "$ARCHCONF" ] || die "unknown arch $ARCH"
 	. "$ARCHCONF"
 fi
-OBJ=$BUILD/kbuild/$ARCH
+CONFIG=${FORK_CONFIG:-boot}
+TARGET=$ARCH CFG_FRAGS= CFG_BOOTS=-
+if [ "$CONFIG" != boot ] && [ "$ARCH" != any ]; then
+	_cl=$("$TOP/scripts/configs" | awk -F'\t' -v c="$CONFIG" '$1 == c') ||
+		die "boot-tests/configs.txt is not valid"
+	[ -n "$_cl" ] || die "unknown config $CONFIG (not in boot-tests/configs.txt)"
+	case ",$(printf '%s' "$_cl" | cut -f2)," in
+	*",$ARCH,"*) ;;
+	*) die "config $CONFIG is not built for $ARCH (boot-tests/configs.txt)" ;;
+	esac
+	TARGET=$ARCH/$CONFIG
+	CFG_FRAGS=$(printf '%s' "$_cl" | cut -f5 | tr ',' ' ')
+	[ "$CFG_FRAGS" != - ] || CFG_FRAGS=
+	CFG_BOOTS=$(printf '%s' "$_cl" | cut -f6)
+fi
+OBJ=$BUILD/kbuild/$(echo "$TARGET" | tr / -)
 export CCACHE_DIR=${CCACHE_DIR:-$BUILD/ccache}
 # one kernel build at a time on this machine, whatever the BUILD directory
 KBUILD_LOCK=${KBUILD_LOCK:-/tmp/fork-kbuild.lock}
@@ -36,14 +55,14 @@ KBUILD_LOCK=${KBUILD_LOCK:-/tmp/fork-kbuild.lock}
 # need_tool CMD PACKAGE: an ERROR (not a verdict) when CMD is missing
 need_tool() {
 	command -v "$1" >/dev/null 2>&1 ||
-		die "$ARCH: $1 is not installed: run 'make deps' (Debian package $2)"
+		die "$TARGET: $1 is not installed: run 'make deps' (Debian package $2)"
 }
 
 # infra LOG: an ERROR when LOG shows the machine, not the commit, failed
 # (no space, out of memory, a compiler killed by a signal)
 infra() {
 	_i=$(grep -m 1 -E 'No space left on device|Cannot allocate memory|out of memory|Killed signal terminated program|internal compiler error: (Killed|Segmentation)|fatal error: .*: (Killed|Terminated)' "$1")
-	[ -z "$_i" ] || die "$ARCH: the machine failed, not the commit: $_i (see $1)"
+	[ -z "$_i" ] || die "$TARGET: the machine failed, not the commit: $_i (see $1)"
 }
 
 pass() { echo "PASS $CHECK: $*"; exit 0; }
@@ -90,10 +109,11 @@ prepare() {
 	done
 	lock_builds
 	checkout "$1"
-	if ! "$TOP/scripts/kconfig" "$ARCH" "$SRC" "$OBJ" >"$LOGDIR/kconfig.out" 2>&1; then
+	# shellcheck disable=SC2086
+	if ! "$TOP/scripts/kconfig" "$ARCH" "$SRC" "$OBJ" $CFG_FRAGS >"$LOGDIR/kconfig.out" 2>&1; then
 		cat "$LOGDIR/kconfig.out"
 		infra "$LOGDIR/kconfig.out"
-		fail "$ARCH: kconfig failed: $(grep -m 1 -E 'error|Error|not' "$LOGDIR/kconfig.out")"
+		fail "$TARGET: kconfig failed: $(grep -m 1 -E 'error|Error|not' "$LOGDIR/kconfig.out")"
 	fi
 	cat "$LOGDIR/kconfig.out"
 }

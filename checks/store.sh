@@ -21,8 +21,12 @@
 #               version, the accelerator (tcg or kvm), and the environment
 #               that selects tests (controls), the timeout or the firmware
 #   control-T   a boot of the topic's base (or tip) with test T selected
+#   X@CONFIG    check X (build, sparse, boot) of another config of
+#               boot-tests/configs.txt: as X, plus the config's line
+#               (its boots) and its fragments in the config hash
 #
-# Layout: $RESULTS/v2/<arch>/<check>/<key>, one file per result, written
+# Layout: $RESULTS/v2/<arch>/<check>/<key> (check: build@debug...), one
+# file per result, written
 # to a temporary name and renamed (a reader never sees a torn record).
 # Line 1 is the verdict line ("PASS build: ..."), then "field value"
 # lines (status, check, arch, commit, key, date, seconds, log, tests),
@@ -72,6 +76,19 @@ _hmemo() {
 	eval "_hv=\${_HMEMO_$_hn-}"
 	[ -n "$_hv" ] || { _hv=$(_fsha "$@" 2>/dev/null); eval "_HMEMO_$_hn=\$_hv"; }
 }
+# config_line NAME: set $_cl to the TSV line of config NAME (configs.txt,
+# parsed once per process); 1 when there is none
+config_line() {
+	[ -n "${_CONFIGS:-}" ] || _CONFIGS=$("$TOP/scripts/configs") || die "$CONFIGS_TXT is not valid"
+	_cl=
+	while IFS=$_TAB read -r _cln _clr; do
+		[ "$_cln" != "$1" ] || { _cl="$_cln$_TAB$_clr"; return 0; }
+	done <<EOC
+$_CONFIGS
+EOC
+	return 1
+}
+
 # the parsed tests.txt, once per process
 _boottests() {
 	[ -n "${_BOOTTESTS:-}" ] || _BOOTTESTS=$("$TOP/scripts/boottests") || die "boot-tests/tests.txt is not valid"
@@ -220,12 +237,29 @@ store_inputs() {
 		echo "script $_hv lib $_lib"
 		return 0
 		;;
-	build | sparse | boot | control-*) ;;
+	esac
+	# CHECK@CONFIG: a check of another config of configs.txt
+	_kb=${_k%%@*} _kc=
+	case $_k in *@*) _kc=${_k#*@} ;; esac
+	case $_kb:$_kc in
+	build:* | sparse:* | boot:* | control-*:) ;;
 	*) die "unknown check $_k" ;;
 	esac
 	echo "tree $_tree"
-	case $_k in build | sparse) echo "parent-tree $_ptree" ;; esac
-	_hmemo "cfg_$_a" "$FRAGS/common.config" "$FRAGS/$_a.config" "$TOP/scripts/kconfig"
+	case $_kb in build | sparse) echo "parent-tree $_ptree" ;; esac
+	if [ -n "$_kc" ]; then
+		config_line "$_kc" || die "check $_k: no config $_kc in $CONFIGS_TXT"
+		echo "config-def $_cl"
+		_varname "$_kc"
+		_ff=
+		for _x in $(echo "$_cl" | cut -f5 | tr ',' ' '); do
+			[ "$_x" = - ] || _ff="$_ff $FRAGS/$_x.config"
+		done
+		# shellcheck disable=SC2086
+		_hmemo "cfg_${_a}_$_vn" "$FRAGS/common.config" "$FRAGS/$_a.config" "$TOP/scripts/kconfig" $_ff
+	else
+		_hmemo "cfg_$_a" "$FRAGS/common.config" "$FRAGS/$_a.config" "$TOP/scripts/kconfig"
+	fi
 	echo "config $_hv"
 	_hmemo "ac_$_a" "$TOP/boot-tests/arch/$_a.conf"
 	echo "arch-conf $_hv"
@@ -234,11 +268,11 @@ store_inputs() {
 	echo "tool cc $_mv"
 	_memo make make --version
 	echo "tool make $_mv"
-	case $_k in
+	case $_kb in
 	build | sparse)
-		_hmemo "$_k" "$TOP/checks/$_k" "$TOP/checks/build"
+		_hmemo "$_kb" "$TOP/checks/$_kb" "$TOP/checks/build"
 		echo "script $_hv lib $_lib"
-		[ "$_k" != sparse ] || { _memo sparse sparse --version; echo "tool sparse $_mv"; }
+		[ "$_kb" != sparse ] || { _memo sparse sparse --version; echo "tool sparse $_mv"; }
 		;;
 	*)
 		archvar "$_a" INIT_CC
@@ -271,7 +305,8 @@ _libcsha() {
 
 # store_key CHECK COMMIT ARCH
 store_key() {
-	store_inputs "$@" | _sha
+	_ski=$(store_inputs "$@") || return 1
+	printf '%s\n' "$_ski" | _sha
 }
 
 # store_get ARCH CHECK KEY: print the record; 1 when there is none
@@ -360,6 +395,7 @@ store_warm() {
 		topic_first "$_wt"
 	done
 	_boottests >/dev/null
+	config_line boot
 	_hmemo lib "$TOP/checks/lib.sh" "$TOP/scripts/lib.sh"
 	_hmemo checkpatch "$TOP/checks/checkpatch"
 	_hmemo build "$TOP/checks/build" "$TOP/checks/build"

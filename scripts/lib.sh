@@ -10,6 +10,7 @@ BRANCHES_TXT=${BRANCHES_TXT:-$TOP/branches.txt}
 # the boot tests of the topics of $BRANCHES_TXT (a fixture graph comes
 # with its own)
 TESTS_TXT=${TESTS_TXT:-$TOP/boot-tests/tests.txt}
+CONFIGS_TXT=${CONFIGS_TXT:-$TOP/boot-tests/configs.txt}
 NOTES=${NOTES:-$TOP/MAINTAINERS-notes}
 RESULTS=${RESULTS:-$BUILD/results}
 
@@ -21,7 +22,7 @@ abspath() {
 	esac
 }
 BUILD=$(abspath "$BUILD") KTREE=$(abspath "$KTREE") SERIES=$(abspath "$SERIES")
-BRANCHES_TXT=$(abspath "$BRANCHES_TXT") TESTS_TXT=$(abspath "$TESTS_TXT") NOTES=$(abspath "$NOTES") RESULTS=$(abspath "$RESULTS")
+BRANCHES_TXT=$(abspath "$BRANCHES_TXT") TESTS_TXT=$(abspath "$TESTS_TXT") CONFIGS_TXT=$(abspath "$CONFIGS_TXT") NOTES=$(abspath "$NOTES") RESULTS=$(abspath "$RESULTS")
 
 # The identity of the base import: commit ids depend only on the inputs.
 FORK_NAME='Latency Fork Tooling'
@@ -62,6 +63,21 @@ fork_committer() {
 # topics: print the validated topic graph (see scripts/topics)
 topics() {
 	"$TOP/scripts/topics" "$BRANCHES_TXT"
+}
+
+# the arches: one file each, boot-tests/arch/<arch>.conf (FORK_ARCHES, a
+# blank-separated list, narrows them for fixtures)
+fork_arches() {
+	if [ -n "${FORK_ARCHES:-}" ]; then
+		echo "$FORK_ARCHES"
+		return 0
+	fi
+	for _f in "$TOP"/boot-tests/arch/*.conf; do
+		[ -e "$_f" ] || continue
+		_f=${_f##*/}
+		printf '%s ' "${_f%.conf}"
+	done
+	echo
 }
 
 # The patch files of a topic, in order, without the cover letter.

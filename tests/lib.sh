@@ -5,7 +5,9 @@ S=$TOP/scripts
 FIX=$TOP/tests/fixtures
 BUILD=${BUILD:-$TOP/build}
 KTREE=${KTREE:-$BUILD/linux}
-export KTREE
+# the boot config only, unless a test says otherwise
+CONFIGS_TXT=${FORK_TEST_CONFIGS_TXT:-$FIX/configs.txt}
+export KTREE CONFIGS_TXT
 failures=0
 T=$(mktemp -d "${TMPDIR:-/tmp}/forktest.XXXXXX")
 trap 'rm -rf "$T"; git -C "$KTREE" worktree prune 2>/dev/null' EXIT
