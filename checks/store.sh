@@ -256,9 +256,11 @@ store_inputs() {
 			[ "$_x" = - ] || _ff="$_ff $FRAGS/$_x.config"
 		done
 		# shellcheck disable=SC2086
-		_hmemo "cfg_${_a}_$_vn" "$FRAGS/common.config" "$FRAGS/$_a.config" "$TOP/scripts/kconfig" $_ff
+		arch_frag "$_a"
+		_hmemo "cfg_${_a}_$_vn" "$FRAGS/common.config" "$_af" "$TOP/scripts/kconfig" $_ff
 	else
-		_hmemo "cfg_$_a" "$FRAGS/common.config" "$FRAGS/$_a.config" "$TOP/scripts/kconfig"
+		arch_frag "$_a"
+		_hmemo "cfg_$_a" "$FRAGS/common.config" "$_af" "$TOP/scripts/kconfig"
 	fi
 	echo "config $_hv"
 	_hmemo "ac_$_a" "$TOP/boot-tests/arch/$_a.conf"
@@ -387,7 +389,8 @@ store_warm() {
 		archvar "$_wa" QEMU
 		_memo "qemu_$_wa" "$_av" --version
 		archvar "$_wa" QEMU_KVM_ARGS
-		_hmemo "cfg_$_wa" "$FRAGS/common.config" "$FRAGS/$_wa.config" "$TOP/scripts/kconfig"
+		arch_frag "$_wa"
+		_hmemo "cfg_$_wa" "$FRAGS/common.config" "$_af" "$TOP/scripts/kconfig"
 		_hmemo "ac_$_wa" "$TOP/boot-tests/arch/$_wa.conf"
 	done
 	[ -n "${_GRAPH:-}" ] || _GRAPH=$(topics)

@@ -65,6 +65,17 @@ topics() {
 	"$TOP/scripts/topics" "$BRANCHES_TXT"
 }
 
+# arch_frag ARCH: set $_af to the arch's config fragment,
+# boot-tests/arch/<arch>.config (in $FORK_CONFIGS when that is set: a
+# directory of fragments that replaces boot-tests/configs and the arch's)
+arch_frag() {
+	if [ -n "${FORK_CONFIGS:-}" ]; then
+		_af=$FORK_CONFIGS/$1.config
+	else
+		_af=$TOP/boot-tests/arch/$1.config
+	fi
+}
+
 # the arches: one file each, boot-tests/arch/<arch>.conf (FORK_ARCHES, a
 # blank-separated list, narrows them for fixtures)
 fork_arches() {

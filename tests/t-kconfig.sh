@@ -13,7 +13,7 @@ real=$TOP/boot-tests/configs
 st0=$(git -C "$src" status --porcelain | head -n 5)
 frags() {	# frags DIR [LINE...]: the real fragments, LINEs added to x86_64's
 	mkdir -p "$1"
-	cp "$real/common.config" "$real/x86_64.config" "$1/"
+	cp "$real/common.config" "$TOP/boot-tests/arch/x86_64.config" "$1/"
 	_d=$1
 	shift
 	for _l; do printf '%s\n' "$_l" >>"$_d/x86_64.config"; done
