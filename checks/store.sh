@@ -242,7 +242,7 @@ store_inputs() {
 	_kb=${_k%%@*} _kc=
 	case $_k in *@*) _kc=${_k#*@} ;; esac
 	case $_kb:$_kc in
-	build:* | sparse:* | boot:* | control-*:) ;;
+	build:* | sparse:* | boot:* | control-*: | mutant-*:) ;;
 	*) die "unknown check $_k" ;;
 	esac
 	echo "tree $_tree"
@@ -426,7 +426,9 @@ tip_tests_missing() {
 }
 
 # store_controls TOPIC: the topic's negative controls, TSV: check name,
-# commit, environment of the boot
+# commit, environment of the boot.  control-<test>: the test on the base
+# (or the tip with a command line); mutant-<name>: the topic's tests on
+# a mutant of the tip (scripts/mutants)
 store_controls() {
 	_cb=$(printf '%s\n' "$_GRAPH" | awk -F'\t' -v t="$1" '$1 == t { print $2 }')
 	[ "$_cb" != '*' ] || _cb=base
@@ -438,13 +440,21 @@ store_controls() {
 			"$(kgit rev-parse "refs/heads/$1")" "$_n" "${_ctl#tip:}" ;;
 		esac
 	done
+	# the mutants: the topic's tests on its tip with a bug put in (commit
+	# '-' when the mutant does not apply to the tip)
+	[ -d "$TOP/mutants/$1" ] || return 0
+	_mt=$(_boottests | awk -F'\t' -v t="$1" '$2 == t { printf ",%s", $1 }')
+	[ -n "$_mt" ] || return 0
+	"$TOP/scripts/mutants" list "$1" | while IFS=$_TAB read -r _n _c; do
+		printf 'mutant-%s\t%s\tFORK_BOOT_TESTS=smoke%s\n' "$_n" "$_c" "$_mt"
+	done
 }
 
 # reproducer TOPIC COMMIT ARCH CHECK: the command that re-runs exactly
 # that check (from the top of the repository)
 reproducer() {
 	case $4 in
-	control-* | tip-tests) printf 'make check TOPIC=%s ARCH=%s CHECKS=%s RETEST=1\n' "$1" "$3" \
+	control-* | mutant-* | tip-tests) printf 'make check TOPIC=%s ARCH=%s CHECKS=%s RETEST=1\n' "$1" "$3" \
 		"$([ "$4" = tip-tests ] && echo boot || echo "$4")" ;;
 	checkpatch) printf 'make check TOPIC=%s COMMIT=%s CHECKS=checkpatch RETEST=1\n' "$1" "$2" ;;
 	*) printf 'make check TOPIC=%s COMMIT=%s ARCH=%s CHECKS=%s RETEST=1\n' "$1" "$2" "$3" "$4" ;;
