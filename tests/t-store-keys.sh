@@ -64,6 +64,8 @@ edit() {	# edit FILE WHAT CHANGED: append a comment to FILE of the copy
 edit boot-tests/parse "boot-tests/parse" "- - - boot"
 edit boot-tests/boot "boot-tests/boot" "- - - boot"
 edit boot-tests/initramfs "boot-tests/initramfs" "- - - boot"
+edit boot-tests/nvram "boot-tests/nvram" "- - - boot"
+edit boot-tests/configs/debug.config "the debug config's fragment (not the boot config's)" "- - - -"
 edit boot-tests/arch/x86_64.config "the x86_64 config fragment" "- build sparse boot"
 edit boot-tests/arch/x86_64.conf "the arch file" "- build sparse boot"
 edit scripts/kconfig "scripts/kconfig" "- build sparse boot"
