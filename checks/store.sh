@@ -442,7 +442,7 @@ store_controls() {
 	done
 	# the mutants: the topic's tests on its tip with a bug put in (commit
 	# '-' when the mutant does not apply to the tip)
-	[ -d "$TOP/mutants/$1" ] || return 0
+	[ -d "${MUTANTS:-$TOP/mutants}/$1" ] || return 0
 	_mt=$(_boottests | awk -F'\t' -v t="$1" '$2 == t { printf ",%s", $1 }')
 	[ -n "$_mt" ] || return 0
 	"$TOP/scripts/mutants" list "$1" | while IFS=$_TAB read -r _n _c; do
