@@ -135,13 +135,20 @@ boot_lines() {
 		if [ -n "${FORK_BOOT_TESTS+x}" ]; then
 			case ",$FORK_BOOT_TESTS," in *",$_n,"*) ;; *) continue ;; esac
 		else
-			case $_needs in
-			-) ;;
-			CONFIG_*) _defines "$2" "${_needs#CONFIG_}" || continue ;;
-			topic:*)
-				topic_first "${_needs#topic:}" || continue
-				case "$_bc " in *" $_first "*) ;; *) continue ;; esac ;;
-			esac
+			_ok=1 _ifs=$IFS
+			IFS=,
+			for _nd in $_needs; do
+				IFS=$_ifs
+				case $_nd in
+				-) ;;
+				CONFIG_*) _defines "$2" "${_nd#CONFIG_}" || _ok= ;;
+				topic:*)
+					topic_first "${_nd#topic:}" || _ok=
+					case "$_bc " in *" $_first "*) ;; *) _ok= ;; esac ;;
+				esac
+			done
+			IFS=$_ifs
+			[ -n "$_ok" ] || continue
 		fi
 		printf 'test %s %s %s %s\n' "$_n" "$_t" "$_needs" "$_rest"
 	done <<EOB
