@@ -48,11 +48,11 @@ pull-request:
 	@test -n "$(TOPIC)" || { echo "make pull-request: TOPIC= is required" >&2; exit 2; }
 	$(S)/pull-request $(TOPIC) $(URL)
 
-## make check [TOPIC=t] [ARCH=a] [CHECKS=c] [COMMIT=rev] [RETEST=1]: every check on every commit
+## make check [TOPIC=t] [ARCH=a] [CHECKS=c] [COMMIT=rev] [TIPS=1] [RETEST=1]: every check on every commit
 check: deps branches
 	checks/run $(if $(TOPIC),--topic $(TOPIC)) $(if $(ARCH),--arch $(ARCH)) \
 		$(if $(CHECKS),--checks "$(CHECKS)") $(if $(COMMIT),--commit $(COMMIT)) \
-		$(if $(filter-out 0,$(RETEST)),--retest)
+		$(if $(filter-out 0,$(TIPS)),--tips) $(if $(filter-out 0,$(RETEST)),--retest)
 
 ## make report: the matrix of stored results (markdown, TSV, KCIDB JSON)
 report:
