@@ -3,7 +3,8 @@
 # refs/mutants/<topic>/<name>, the same id on every run, remade when the
 # tip or the patch changes; one that no longer applies is named by make
 # branches, listed without a commit, and its check (mutant-<name>) FAILs
-# loudly in checks/run, the report and pre-push.  No build, no boot.
+# loudly in checks/run, the report and pre-push.  checks/run --tips takes
+# the tip alone.  No build, no boot.
 . "$(dirname "$0")/lib.sh"
 
 need_ktree
@@ -49,6 +50,10 @@ grep -q '| fixture-a | x86_64 | mutant-stale | .* | FAIL | the mutant does not a
 "$TOP/scripts/verified" "base..fixture-a" >"$T/v" 2>&1
 grep -q 'x86_64/fixture-a/mutant-stale:not-applied' "$T/v" && ok "pre-push: refused for the stale mutant" ||
 	{ bad "pre-push"; cat "$T/v"; }
+# --tips: the tip alone (its checkpatch here: no build)
+"$TOP/checks/run" --topic fixture-a --tips --checks checkpatch >"$T/run" 2>&1
+[ "$(grep -c ' checkpatch ' "$T/run")" = 1 ] && grep -q "^fixture-a *$(g rev-parse --short=12 "$tip") any *checkpatch" "$T/run" &&
+	ok "--tips: the tip only" || { bad "--tips"; cat "$T/run"; }
 for r in good stale; do g update-ref -d "refs/mutants/fixture-a/$r" 2>/dev/null; g config --remove-section "mutant.fixture-a/$r" 2>/dev/null; done
 clean_fixture_branches
 finish
