@@ -38,7 +38,7 @@
 STORE=$RESULTS/v2
 _TAB=$(printf '\t')
 # what a boot check runs (paths without blanks)
-_BOOT_SCRIPTS="$TOP/checks/boot $TOP/checks/build $TOP/boot-tests/boot $TOP/boot-tests/parse
+_BOOT_SCRIPTS="$TOP/checks/boot $TOP/checks/build $TOP/boot-tests/boot $TOP/boot-tests/parse $TOP/boot-tests/ktap.awk
 $TOP/boot-tests/initramfs $TOP/boot-tests/nvram"
 # the config fragments (scripts/kconfig reads the same)
 FRAGS=${FORK_CONFIGS:-$TOP/boot-tests/configs}

@@ -1,12 +1,27 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The guest's /init: mount the pseudo filesystems, run the tests named by
- * "fork.tests=a,b,c" on the kernel command line, print one line per result
+ * "fork.tests=a,b,c" on the kernel command line, then reboot.  It speaks
+ * KTAP (Documentation/dev-tools/ktap.rst) on the console: one document,
+ * one test per guest test, whose results are its subtests:
  *
- *	RESULT <name> PASS|FAIL <detail>
+ *	KTAP version 1
+ *	1..2
+ *	# fork-init: running smoke
+ *	ok 1 smoke # 6.1.192 x86_64
+ *	# fork-init: running preempt_timing
+ *	    KTAP version 1		(printed by the kernel's self-test)
+ *	    # Subtest: preempt_timing
+ *	    1..5
+ *	    ok 1 preempt_timing_report # reports=1 ...
+ *	    ...
+ *	ok 2 preempt_timing
+ *	# fork-init: done
  *
- * on the console, then reboot.  Kernel self-tests print their own RESULT
- * lines; the tests here either trigger them or check from userspace.
+ * A guest test either checks from userspace and prints its result, or its
+ * subtest of several (see tests[]), or triggers a kernel self-test, which prints
+ * the subtest (indented as KUnit indents a suite) and fails the write when
+ * a case failed.  A case that cannot judge is "ok N name # SKIP reason".
  * Static, no libc beyond what glibc-static links: cross-compiled per arch.
  */
 #define _GNU_SOURCE
@@ -29,7 +44,7 @@ static char cmdline[4096];
 
 static void out(const char *fmt, ...)
 {
-	char buf[512];
+	char buf[1024];
 	va_list ap;
 	int n;
 
@@ -40,15 +55,61 @@ static void out(const char *fmt, ...)
 		write(1, buf, strlen(buf));
 }
 
+/* the guest test running: its subtest, printed as results come */
+static struct {
+	const char *name;
+	int plan;		/* results the init prints; 0: the kernel does */
+	int top;		/* its number in the init's test list */
+	int nr, failed, skipped;
+	int kernel_err;		/* a kernel self-test's write: -errno */
+	char why[200];		/* why the kernel self-test could not run */
+	char detail[400];	/* what the test adds to a passing self-test */
+} cur;
+
+enum { FAIL, PASS, SKIP };
+
+static void vresult(const char *name, int verdict, const char *fmt, va_list ap)
+{
+	char detail[400], *h;
+
+	vsnprintf(detail, sizeof(detail), fmt, ap);
+	/* a '#' would start a directive or diagnostic of its own */
+	for (h = detail; (h = strchr(h, '#')); )
+		*h = '_';
+	cur.failed += verdict == FAIL;
+	cur.skipped += verdict == SKIP;
+	/* a test of one result is that result: no subtest */
+	if (cur.plan == 1) {
+		if (!cur.nr++)
+			out("%s %d %s # %s%s\n", verdict == FAIL ? "not ok" : "ok",
+			    cur.top, name, verdict == SKIP ? "SKIP " : "", detail);
+		return;
+	}
+	if (!cur.nr++)
+		out("    KTAP version 1\n    # Subtest: %s\n    1..%d\n",
+		    cur.name, cur.plan);
+	out("    %s %d %s # %s%s\n", verdict == FAIL ? "not ok" : "ok", cur.nr,
+	    name, verdict == SKIP ? "SKIP " : "", detail);
+}
+
+/* one result of the guest test: a subtest "ok|not ok N name # detail" */
 static void result(const char *name, int pass, const char *fmt, ...)
 {
-	char detail[400];
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(detail, sizeof(detail), fmt, ap);
+	vresult(name, pass ? PASS : FAIL, fmt, ap);
 	va_end(ap);
-	out("RESULT %s %s %s\n", name, pass ? "PASS" : "FAIL", detail);
+}
+
+/* a result that cannot judge: "ok N name # SKIP reason" */
+static void skip(const char *name, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vresult(name, SKIP, fmt, ap);
+	va_end(ap);
 }
 
 static int read_file(const char *path, char *buf, size_t len)
@@ -112,21 +173,26 @@ static void test_smoke(void)
 }
 
 /*
- * Run an in-kernel self-test through its sysfs trigger; the kernel prints
- * the RESULT lines.  A kernel without the trigger fails the test.
+ * Run an in-kernel self-test through its sysfs trigger: the kernel prints
+ * the subtest and fails the write (EIO) when a case failed.  A kernel
+ * without the trigger fails the test.
  */
-static void test_sysfs_run(const char *name, const char *path)
+static void kernel_test(const char *path, const char *val)
 {
-	int err = write_file(path, "1");
+	int err = write_file(path, val);
 
-	if (err)
-		result(name, 0, "cannot trigger %s: %s", path, strerror(-err));
+	cur.kernel_err = err;
+	if (err == -ENOENT)
+		snprintf(cur.why, sizeof(cur.why), "cannot trigger %s: %s",
+			 path, strerror(-err));
+	else if (err)
+		snprintf(cur.why, sizeof(cur.why), "%s: %s", path,
+			 strerror(-err));
 }
 
 static void test_preempt_timing(void)
 {
-	test_sysfs_run("preempt_timing_selftest",
-		       "/sys/module/test_preempt_timing/parameters/run");
+	kernel_test("/sys/module/test_preempt_timing/parameters/run", "1");
 }
 
 #define PT "/sys/module/preempt_timing/parameters/"
@@ -394,7 +460,7 @@ static void flood_writer(int cpu, long lines)
  * Two windows.  First a backlog left to a printk() caller: a console_lock()
  * holder logs "fork.backlog_records=" records and a kthread's printk() on
  * another CPU takes the console over to write them (lib/test_preempt_timing.c
- * prints "RESULT console_backlog" when it did), which is where a printk()
+ * fails the write with EAGAIN when it did not), which is where a printk()
  * caller writes for long.  Then the flood of "fork.flood_lines=" lines from
  * "fork.flood_writers=" writers (default: one per CPU).
  */
@@ -413,9 +479,17 @@ static void flood_work(char *what, size_t len)
 	window_open();
 	err = write_file(BACKLOG, n);
 	window_close();
-	if (err)
+	if (err == -EAGAIN)
+		result("console_backlog", 0, "%ld records: no printk() caller took the backlog over: the load did not happen",
+		       records);
+	else if (err == -ENODEV)
+		skip("console_backlog", "needs a second online CPU");
+	else if (err)
 		result("console_backlog", 0, "cannot make a backlog through %s: %s",
 		       BACKLOG, strerror(-err));
+	else
+		result("console_backlog", 1, "%ld records taken over by a printk() caller",
+		       records);
 
 	window_open();
 	for (int w = 0; w < writers; w++)
@@ -429,7 +503,7 @@ static void flood_work(char *what, size_t len)
 }
 
 /* console-resched: console output holds no long section */
-static void test_console_flood(void)
+static void test_console(void)
 {
 	guard("console_flood", "console|printk|serial|uart|8250|hvc|vt_|devkmsg",
 	      param_long("fork.flood_thresh_us", 20000), flood_work);
@@ -438,18 +512,12 @@ static void test_console_flood(void)
 /* the softirq path probe (lib/test_softirq_path.c) prints the results */
 static void test_softirq_path(void)
 {
-	test_sysfs_run("softirq_path",
-		       "/sys/module/test_softirq_path/parameters/run");
+	kernel_test("/sys/module/test_softirq_path/parameters/run", "1");
 }
 
-static void test_softirq_storm(void)
+static void test_tasklet_storm(void)
 {
-	int err = write_file("/sys/module/test_softirq_path/parameters/storm_ms",
-			     "3000");
-
-	if (err)
-		result("softirq_storm", 0, "cannot start the storm: %s",
-		       strerror(-err));
+	kernel_test("/sys/module/test_softirq_path/parameters/storm_ms", "3000");
 }
 
 /*
@@ -495,49 +563,44 @@ static void test_ksoftirqd_policy(void)
 
 /*
  * Cost of a preempt_disable()/enable() pair: lib/test_preempt_timing.c
- * times "fork.bench_loops=" pairs and prints the RESULT line.
+ * times "fork.bench_loops=" pairs and prints the result with the figures.
  */
 static void test_preempt_bench(void)
 {
 	char loops[16];
-	int err;
 
 	if (!param("fork.bench_loops", loops, sizeof(loops)))
 		strcpy(loops, "1000000");
-	err = write_file("/sys/module/test_preempt_timing/parameters/bench", loops);
-	if (err)
-		result("preempt_timing_bench", 0, "cannot start the benchmark: %s",
-		       strerror(-err));
+	kernel_test("/sys/module/test_preempt_timing/parameters/bench", loops);
 }
 
 /*
  * The longest non-preemptible section during a softirq load: the storm of
  * lib/test_softirq_path.c with tasklets of "fork.storm_work_us=" each, for
  * "fork.storm_ms=".  Every section is timed (a threshold of one second:
- * none is reported); the maximum is the figure.
+ * none is reported); the maximum is the figure, added to the storm's own
+ * result line ("ok N tasklet_storm # ... max_section: ...").
  */
 static void test_softirq_hold(void)
 {
 	char work[16], ms[16], max[300];
-	int err;
 
 	if (!param("fork.storm_work_us", work, sizeof(work)))
 		strcpy(work, "50");
 	if (!param("fork.storm_ms", ms, sizeof(ms)))
 		strcpy(ms, "3000");
 	if (write_file(PT "thresh_us", "1000000") || write_file(PT "max_us", "0")) {
-		result("softirq_hold", 0, "no preempt timing in this kernel (%s)", PT);
+		cur.kernel_err = -ENOENT;
+		snprintf(cur.why, sizeof(cur.why),
+			 "no preempt timing in this kernel (%s)", PT);
 		return;
 	}
-	err = write_file("/sys/module/test_softirq_path/parameters/storm_work_us", work);
-	if (!err)
-		err = write_file("/sys/module/test_softirq_path/parameters/storm_ms", ms);
+	kernel_test("/sys/module/test_softirq_path/parameters/storm_work_us", work);
+	if (!cur.kernel_err)
+		kernel_test("/sys/module/test_softirq_path/parameters/storm_ms", ms);
 	read_max(max, sizeof(max));
-	if (err)
-		result("softirq_hold", 0, "cannot run the storm: %s", strerror(-err));
-	else
-		result("softirq_hold", 1, "storm_ms=%s work_us=%s max_section: %s",
-		       ms, work, max);
+	snprintf(cur.detail, sizeof(cur.detail),
+		 "storm_ms=%s work_us=%s max_section: %s", ms, work, max);
 }
 
 /* CPU hotplug of cpu1 (boot with maxcpus=1 to bring it up the first time) */
@@ -562,27 +625,72 @@ static void test_cpu_offline(void)
 	cpu1_set("cpu1_offline", "0");
 }
 
+/*
+ * plan: the results the test prints itself (1: its result is the test's,
+ * more: they are its subtests); 0: a kernel self-test prints a subtest,
+ * named as the test or as suite.  A subtest's results are named apart from
+ * it (kunit_tool takes a result of the subtest's own name for its end).
+ */
 static const struct {
 	const char *name;
 	void (*fn)(void);
+	int plan;
+	const char *suite;
 } tests[] = {
-	{ "cpu_online", test_cpu_online },
-	{ "cpu_offline", test_cpu_offline },
-	{ "smoke", test_smoke },
-	{ "preempt_timing", test_preempt_timing },
-	{ "softirq_path", test_softirq_path },
-	{ "softirq_storm", test_softirq_storm },
-	{ "ksoftirqd_policy", test_ksoftirqd_policy },
-	{ "zap_unmap", test_zap_unmap },
-	{ "console_flood", test_console_flood },
-	{ "preempt_bench", test_preempt_bench },
-	{ "softirq_hold", test_softirq_hold },
+	{ "cpu_online", test_cpu_online, 1, NULL },
+	{ "cpu_offline", test_cpu_offline, 1, NULL },
+	{ "smoke", test_smoke, 1, NULL },
+	{ "preempt_timing", test_preempt_timing, 0, NULL },
+	{ "softirq_path", test_softirq_path, 0, NULL },
+	{ "tasklet_storm", test_tasklet_storm, 0, NULL },
+	{ "ksoftirqd_policy", test_ksoftirqd_policy, 1, NULL },
+	{ "zap_unmap", test_zap_unmap, 1, NULL },
+	{ "console", test_console, 2, NULL },
+	{ "preempt_bench", test_preempt_bench, 0, NULL },
+	{ "softirq_hold", test_softirq_hold, 0, "tasklet_storm" },
 };
+
+/* run tests[i] as top-level test @nr and print its result line */
+static void run_test(unsigned int i, int nr)
+{
+	memset(&cur, 0, sizeof(cur));
+	cur.name = tests[i].name;
+	cur.plan = tests[i].plan;
+	cur.top = nr;
+	out("# fork-init: running %s\n", cur.name);
+	tests[i].fn();
+	if (tests[i].suite)
+		cur.name = tests[i].suite;
+	if (cur.plan == 1) {
+		if (!cur.nr)
+			out("not ok %d %s # the test printed no result\n", nr,
+			    cur.name);
+		return;
+	}
+	if (!cur.plan) {
+		if (!cur.kernel_err)
+			out("ok %d %s%s%s\n", nr, cur.name,
+			    cur.detail[0] ? " # " : "", cur.detail);
+		else if (cur.why[0])
+			out("not ok %d %s # %s\n", nr, cur.name, cur.why);
+		else	/* EIO: a case failed, the kernel said which */
+			out("not ok %d %s\n", nr, cur.name);
+		return;
+	}
+	if (cur.nr != cur.plan) {
+		out("not ok %d %s # the init printed %d of its %d results\n",
+		    nr, cur.name, cur.nr, cur.plan);
+		return;
+	}
+	out("%s %d %s%s\n", cur.failed ? "not ok" : "ok", nr, cur.name,
+	    cur.skipped == cur.nr ? " # SKIP" : "");
+}
 
 int main(void)
 {
-	char list[512], *tok, *save;
+	char list[512], *tok, *save, *p;
 	unsigned int i;
+	int n;
 
 	mkdir("/proc", 0755);
 	mkdir("/sys", 0755);
@@ -592,22 +700,23 @@ int main(void)
 	mount("devtmpfs", "/dev", "devtmpfs", 0, NULL);
 	read_file("/proc/cmdline", cmdline, sizeof(cmdline));
 
-	out("fork-init: start\n");
 	if (!param("fork.tests", list, sizeof(list)))
 		strcpy(list, "smoke");
-	for (tok = strtok_r(list, ",", &save); tok;
-	     tok = strtok_r(NULL, ",", &save)) {
+	for (p = list, n = 1; *p; p++)
+		n += *p == ',';
+	out("KTAP version 1\n1..%d\n# fork-init: start\n", n);
+	for (tok = strtok_r(list, ",", &save), n = 1; tok;
+	     tok = strtok_r(NULL, ",", &save), n++) {
 		for (i = 0; i < sizeof(tests) / sizeof(tests[0]); i++)
 			if (!strcmp(tok, tests[i].name))
 				break;
-		if (i == sizeof(tests) / sizeof(tests[0])) {
-			result(tok, 0, "no such test in the guest init");
-			continue;
-		}
-		out("fork-init: running %s\n", tok);
-		tests[i].fn();
+		if (i == sizeof(tests) / sizeof(tests[0]))
+			out("not ok %d %s # no such test in the guest init\n",
+			    n, tok);
+		else
+			run_test(i, n);
 	}
-	out("fork-init: done\n");
+	out("# fork-init: done\n");
 	sync();
 	reboot(RB_AUTOBOOT);
 	return 0;
