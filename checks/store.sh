@@ -89,6 +89,22 @@ EOC
 	return 1
 }
 
+# config_runs RUNS BASE COMMIT TIP: does a config of configs.txt that runs
+# on RUNS (commits, tips, integration) run on COMMIT of a topic based on
+# BASE ('*': the integration branch) whose tip is TIP?
+config_runs() {
+	case $1:$2 in
+	commits:*) return 0 ;;
+	tips:* | integration:\*) [ "$3" = "$4" ] ;;
+	*) return 1 ;;
+	esac
+}
+
+# config_boot_arches: the arches of the boot config, comma-separated
+config_boot_arches() {
+	config_line boot && printf '%s\n' "$_cl" | cut -f2
+}
+
 # the parsed tests.txt, once per process
 _boottests() {
 	[ -n "${_BOOTTESTS:-}" ] || _BOOTTESTS=$("$TOP/scripts/boottests") || die "boot-tests/tests.txt is not valid"
