@@ -79,7 +79,7 @@ _hmemo() {
 # config_line NAME: set $_cl to the TSV line of config NAME (configs.txt,
 # parsed once per process); 1 when there is none
 config_line() {
-	[ -n "${_CONFIGS:-}" ] || _CONFIGS=$("$TOP/scripts/configs") || die "$CONFIGS_TXT is not valid"
+	configs_load
 	_cl=
 	while IFS=$_TAB read -r _cln _clr; do
 		[ "$_cln" != "$1" ] || { _cl="$_cln$_TAB$_clr"; return 0; }
@@ -87,6 +87,12 @@ config_line() {
 $_CONFIGS
 EOC
 	return 1
+}
+
+# configs_load: the parsed configs.txt in $_CONFIGS, once per process
+# (call it in the process itself: a $(...) subshell's memo is lost)
+configs_load() {
+	[ -n "${_CONFIGS:-}" ] || _CONFIGS=$("$TOP/scripts/configs") || die "$CONFIGS_TXT is not valid"
 }
 
 # config_runs RUNS BASE COMMIT TIP: does a config of configs.txt that runs
