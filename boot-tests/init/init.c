@@ -71,6 +71,8 @@ enum { FAIL, PASS, SKIP };
 static void vresult(const char *name, int verdict, const char *fmt, va_list ap)
 {
 	char detail[400], *h;
+	const char *indent;
+	int nr;
 
 	vsnprintf(detail, sizeof(detail), fmt, ap);
 	/* a '#' would start a directive or diagnostic of its own */
@@ -80,16 +82,19 @@ static void vresult(const char *name, int verdict, const char *fmt, va_list ap)
 	cur.skipped += verdict == SKIP;
 	/* a test of one result is that result: no subtest */
 	if (cur.plan == 1) {
+		if (cur.nr++)
+			return;
+		indent = "";
+		nr = cur.top;
+	} else {
 		if (!cur.nr++)
-			out("%s %d %s # %s%s\n", verdict == FAIL ? "not ok" : "ok",
-			    cur.top, name, verdict == SKIP ? "SKIP " : "", detail);
-		return;
+			out("    KTAP version 1\n    # Subtest: %s\n    1..%d\n",
+			    cur.name, cur.plan);
+		indent = "    ";
+		nr = cur.nr;
 	}
-	if (!cur.nr++)
-		out("    KTAP version 1\n    # Subtest: %s\n    1..%d\n",
-		    cur.name, cur.plan);
-	out("    %s %d %s # %s%s\n", verdict == FAIL ? "not ok" : "ok", cur.nr,
-	    name, verdict == SKIP ? "SKIP " : "", detail);
+	out("%s%s %d %s # %s%s\n", indent, verdict == FAIL ? "not ok" : "ok",
+	    nr, name, verdict == SKIP ? "SKIP " : "", detail);
 }
 
 /* one result of the guest test: a subtest "ok|not ok N name # detail" */
