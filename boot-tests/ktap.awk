@@ -3,8 +3,9 @@
 # one line per result line, at any depth (a subtest's results come before
 # the result of the test they belong to), then, when the KTAP
 # structure is broken, one line "KTAP-ERROR <what>" per problem, and last
-# "KTAP-END <planned> <reported> <running>": the top-level plan, the
-# top-level results seen and the test the init said it was running.
+# "KTAP-END <planned> <reported> <done> <running>": the top-level plan,
+# the top-level results seen, 1 when the init said it was done (0 when
+# not) and the test the init said it was running.
 # With -v ktap=FILE it writes the KTAP lines themselves (prefix dropped)
 # to FILE, for other KTAP parsers (the tree's kunit_tool).
 #
@@ -46,6 +47,8 @@ function close_below(d,    k) {
 			label[d] = "subtest " substr(body, 12)
 	} else if (body ~ /^# fork-init: running /) {
 		running = substr(body, 22)
+	} else if (body == "# fork-init: done") {
+		done = 1
 	} else if (body ~ /^(not )?ok [0-9]+( |$)/) {
 		if (!(d in open)) {
 			# a result outside any list: the log lost its version line
@@ -90,5 +93,5 @@ END {
 		close_below(0)
 	for (i = 1; i <= nerr; i++)
 		print "KTAP-ERROR " err[i]
-	printf "KTAP-END %d %d %s\n", (0 in plan) ? plan[0] : -1, count[0] + 0, running
+	printf "KTAP-END %d %d %d %s\n", (0 in plan) ? plan[0] : -1, count[0] + 0, done, running
 }
