@@ -124,6 +124,31 @@ topic_commits() {
 	fi
 }
 
+# _varname STRING: set $_vn to STRING with every character that cannot be
+# in a shell variable's name replaced by "_"
+_varname() {
+	_vn='' _vr=$1
+	while [ -n "$_vr" ]; do
+		_vc=${_vr%"${_vr#?}"} _vr=${_vr#?}
+		case $_vc in [A-Za-z0-9_]) _vn=$_vn$_vc ;; *) _vn=${_vn}_ ;; esac
+	done
+}
+
+# topic_first TOPIC: set $_first to the topic's first commit (its tip
+# when it has none); memoised per process
+topic_first() {
+	_varname "$1"
+	_tv=_F_$_vn
+	eval "_first=\${$_tv-}"
+	[ -z "$_first" ] || return 0
+	[ -n "${_GRAPH:-}" ] || _GRAPH=$(topics) || return 1
+	_b=$(printf '%s\n' "$_GRAPH" | awk -F'\t' -v t="$1" '$1 == t { print $2 }')
+	[ -n "$_b" ] || return 1
+	_first=$(kgit rev-list --reverse "$_b..refs/heads/$1" 2>/dev/null | head -n 1)
+	[ -n "$_first" ] || _first=$(kgit rev-parse -q --verify "refs/heads/$1") || return 1
+	eval "$_tv=\$_first"
+}
+
 # qemu_accel ARCH KVM_ARGS: the accelerator the guests of ARCH run on: kvm
 # where the arch has KVM arguments and a probe boot worked
 # ($BUILD/kvm-ok.ARCH says "yes"), tcg otherwise
