@@ -27,6 +27,10 @@ want 'boot: PASS 6 result(s)' "$(verdict "$PT" $ALL preempt_timing)"
 	grep -qx 'RESULT preempt_timing PASS ' "$T/out" && ok "a RESULT line per KTAP result, subtests first" ||
 	bad "RESULT lines: $(cat "$T/out")"
 want 'boot: FAIL test: no result line for nosuch' "$(verdict "$PT" nosuch)"
+# the init's lines as /dev/kmsg records: printk time prefix (boot-tests/init)
+sed 's/^\([^[]\)/[    1.000000] \1/' "$PT" >"$T/k.log"
+# shellcheck disable=SC2086
+want 'boot: PASS 6 result(s)' "$(verdict "$T/k.log" $ALL preempt_timing)"
 want 'boot: FAIL kernel: Kernel panic - not syncing: fork fixture: deliberate panic' "$(verdict "$C/bad-panic-x86_64.log" smoke)"
 want 'boot: FAIL hang: guest never reached /init (timeout after 45s)' "$(verdict "$C/bad-hang-x86_64.log" smoke)"
 

@@ -2,8 +2,9 @@
 /*
  * The guest's /init: mount the pseudo filesystems, run the tests named by
  * "fork.tests=a,b,c" on the kernel command line, then reboot.  It speaks
- * KTAP (Documentation/dev-tools/ktap.rst) on the console: one document,
- * one test per guest test, whose results are its subtests:
+ * KTAP (Documentation/dev-tools/ktap.rst) in the kernel log, and so on the
+ * console (see out()): one document, one test per guest test, whose
+ * results are its subtests:
  *
  *	KTAP version 1
  *	1..2
@@ -42,17 +43,43 @@
 
 static char cmdline[4096];
 
+/*
+ * The init's output goes into the kernel log, one record per line, through
+ * /dev/kmsg (printk.devkmsg=on, boot-tests/boot): a line written to the
+ * console tty drains asynchronously, and a printk() of the test it then
+ * triggers, or of any other context, could land in the middle of it and
+ * break the KTAP line.  Kernel log records reach the console whole, in
+ * the order they were logged; the console prefixes them with the printk
+ * time, which the host's parser drops.  Standard output until /dev/kmsg
+ * can be opened.
+ */
+static int out_fd = -1;
+
 static void out(const char *fmt, ...)
 {
-	char buf[1024];
+	char buf[1024], rec[1040], *line, *nl;
 	va_list ap;
 	int n;
 
 	va_start(ap, fmt);
 	n = vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	if (n > 0)
+	if (n <= 0)
+		return;
+	if (out_fd < 0)
+		out_fd = open("/dev/kmsg", O_WRONLY | O_CLOEXEC);
+	if (out_fd < 0) {
 		write(1, buf, strlen(buf));
+		return;
+	}
+	for (line = buf; *line; line = nl + 1) {
+		nl = strchrnul(line, '\n');
+		/* level 5 (notice): shown at any console_loglevel above it */
+		n = snprintf(rec, sizeof(rec), "<5>%.*s", (int)(nl - line), line);
+		write(out_fd, rec, n);
+		if (!*nl)
+			break;
+	}
 }
 
 /* the guest test running: its subtest, printed as results come */
@@ -247,6 +274,9 @@ static int kmsg_reports(int fd, const char *attr, int *total, char *hit,
 		if (len <= 0)
 			continue;	/* overwritten records: go on */
 		rec[len] = '\0';
+		/* the kernel's records only (facility 0), not the init's own */
+		if (atoi(rec) >> 3)
+			continue;
 		msg = strchr(rec, ';');
 		if (!msg || !strstr(msg, "non-preemptible critical section"))
 			continue;
