@@ -96,6 +96,29 @@ kmake() {
 	fi
 }
 
+# what a boot needs built in $OBJ: the image, and the modules (the KUnit
+# suites, which boot-tests/boot packs) when the config has them
+boot_targets() {
+	if grep -q '^CONFIG_MODULES=y' "$OBJ/.config" 2>/dev/null; then
+		echo "$KIMAGE_TARGET modules"
+	else
+		echo "$KIMAGE_TARGET"
+	fi
+}
+
+# copy_image OBJ DEST: what a boot needs of a build directory: the image,
+# its .config and, when the config has modules, modules.order and the
+# modules it lists
+copy_image() {
+	mkdir -p "$2/$(dirname "$KIMAGE")" && cp "$1/$KIMAGE" "$2/$KIMAGE" &&
+		cp "$1/.config" "$2/.config" || return 1
+	grep -q '^CONFIG_MODULES=y' "$1/.config" || return 0
+	cp "$1/modules.order" "$2/modules.order" || return 1
+	sed 's/\.o$/.ko/' "$1/modules.order" | while IFS= read -r _m; do
+		mkdir -p "$2/$(dirname "$_m")" && cp "$1/$_m" "$2/$_m" || exit 1
+	done
+}
+
 # the .c files a commit changes (added or modified)
 touched_c() {
 	kgit diff-tree --no-commit-id --name-only -r --diff-filter=AM "$1" | grep '\.c$'
@@ -122,11 +145,35 @@ prepare() {
 # (W=1, C=2) and print their warnings and errors, line and column numbers
 # dropped, one per line, sorted.  A file the config does not build prints
 # "unbuilt: FILE".
+# in_build OBJECT: is OBJECT (a .o path) part of the build in $OBJ, linked
+# into the kernel (its directory's thin archive lists it) or a module?
+# kbuild compiles any single object asked for, configured or not: a file
+# the config leaves out (a feature switched off) would fail to compile
+# and be judged as if it were built.  Known only when $OBJ holds the
+# build of $COMMIT (checks/build marks it); otherwise assumed built.
+in_build() {
+	[ "$(cat "$OBJ/.fork-built" 2>/dev/null)" = "$(kgit rev-parse "$COMMIT^{tree}")" ] ||
+		return 0
+	_d=$(dirname "$1")
+	# a thin archive's member names come out relative to the cwd
+	if [ -f "$OBJ/$_d/built-in.a" ] &&
+		(cd "$OBJ" && ar t "$_d/built-in.a") 2>/dev/null | grep -qxF "$1"; then
+		return 0
+	fi
+	[ -f "$OBJ/modules.order" ] &&
+		grep -qxF -e "$1" -e "${1%.o}.ko" "$OBJ/modules.order" && return 0
+	# an object of a module made of several
+	grep -qxF "$1" "$OBJ/$_d"/*.mod 2>/dev/null
+}
 diagnostics() {
 	_flags=$1
 	shift
 	for _f; do
 		_o=${_f%.c}.o
+		if ! in_build "$_o"; then
+			echo "unbuilt: $_f"
+			continue
+		fi
 		# force a recompile so the warnings are printed again
 		rm -f "$OBJ/$_o"
 		_out=$(kmake "$_flags" "$_o" 2>&1)

@@ -2,7 +2,8 @@
 # The check engine on deliberately bad commits (tests/fixtures/bad, x86_64):
 # a compile error, a new sparse warning, a checkpatch error, a kernel that
 # panics and a guest that hangs are each reported as FAIL with a one-line
-# reason, the run goes on with the others, and no PASS is cached for them.
+# reason, the run goes on with the others, and no PASS is cached for them;
+# a commit touching a file the config does not build passes.
 . "$(dirname "$0")/lib.sh"
 
 need_ktree
@@ -33,6 +34,18 @@ for t in bad-sparse bad-checkpatch bad-panic bad-hang; do
 		bad "$t: should build (no '$t ... x86_64 build PASS' line)"
 	fi
 done
+# a touched file the config leaves out is noted, not compiled and failed
+for k in build sparse; do
+	if grep -Eq "^ok-unbuilt +[0-9a-f]+ +x86_64 +$k +PASS( |\$)" "$T/run"; then
+		ok "ok-unbuilt: $k PASS"
+	else
+		bad "ok-unbuilt: $k should PASS: $(grep -E "^ok-unbuilt .* $k " "$T/run")"
+	fi
+done
+log=$("$TOP/checks/store" get build ok-unbuilt x86_64 2>/dev/null | sed -n 's/^log //p')
+grep -q 'note: unbuilt: kernel/fixture_unbuilt.c' "$log" 2>/dev/null &&
+	ok "ok-unbuilt: its build log notes the file as unbuilt" ||
+	bad "ok-unbuilt: no 'unbuilt' note in its build log ${log:-(none stored)}"
 # nothing stored as PASS for the failing checks
 for t in bad-compile:build:x86_64 bad-sparse:sparse:x86_64 bad-checkpatch:checkpatch:any \
 	bad-panic:boot:x86_64 bad-hang:boot:x86_64; do

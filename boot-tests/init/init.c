@@ -36,6 +36,7 @@
 #include <sys/mount.h>
 #include <sys/reboot.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <sched.h>
@@ -222,9 +223,81 @@ static void kernel_test(const char *path, const char *val)
 			 strerror(-err));
 }
 
+/*
+ * A KUnit suite built as a module (/lib/modules/MODULE.ko, packed by
+ * boot-tests/boot from the build's modules.order): load it, which runs
+ * the suite, then print the suite's results from debugfs as this test's
+ * subtest.  KUnit prints them in the kernel log too, with a top-level
+ * "ok 1 suite" line of its own numbering: the console loglevel hides its
+ * info-level lines during the load (what the suite must see on the
+ * console it prints at notice or above, as the reports do).
+ */
+static void kunit_module(const char *module, const char *suite)
+{
+	char path[128], buf[16384], *line, *nl;
+	int fd, err = 0, failed = 0, cases = 0, skipped = 0;
+
+	mkdir("/sys/kernel/debug", 0755);
+	mount("debugfs", "/sys/kernel/debug", "debugfs", 0, NULL);
+	snprintf(path, sizeof(path), "/lib/modules/%s.ko", module);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		cur.kernel_err = -errno;
+		snprintf(cur.why, sizeof(cur.why), "no %s: %s", path,
+			 strerror(errno));
+		return;
+	}
+	/* console_loglevel 6: KERN_INFO and below stay off the console */
+	syscall(SYS_syslog, 8, NULL, 6);
+	if (syscall(SYS_finit_module, fd, "", 0))
+		err = -errno;
+	syscall(SYS_syslog, 8, NULL, 7);
+	close(fd);
+	if (err) {
+		cur.kernel_err = err;
+		snprintf(cur.why, sizeof(cur.why), "loading %s: %s", path,
+			 strerror(-err));
+		return;
+	}
+	snprintf(path, sizeof(path), "/sys/kernel/debug/kunit/%s/results",
+		 suite);
+	if (read_file(path, buf, sizeof(buf)) < 0) {
+		cur.kernel_err = -EIO;
+		snprintf(cur.why, sizeof(cur.why), "no %s: %s", path,
+			 strerror(errno));
+		return;
+	}
+	/* the suite's subtest: its indented lines; its own end line is ours */
+	for (line = buf; *line; line = nl + 1) {
+		nl = strchrnul(line, '\n');
+		if (!strncmp(line, "    ", 4)) {
+			out("%.*s\n", (int)(nl - line), line);
+			if (!strncmp(line, "    ok ", 7)) {
+				cases++;
+				skipped += !!strstr(line, "# SKIP");
+			}
+			failed += !strncmp(line, "    not ok ", 11);
+		}
+		if (!*nl)
+			break;
+	}
+	if (failed || !cases) {
+		cur.kernel_err = -EIO;
+		if (!cases && !failed)
+			snprintf(cur.why, sizeof(cur.why), "%s printed no result", path);
+	} else if (skipped == cases) {
+		snprintf(cur.detail, sizeof(cur.detail), "SKIP every case skipped");
+	}
+}
+
 static void test_preempt_timing(void)
 {
 	kernel_test("/sys/module/test_preempt_timing/parameters/run", "1");
+}
+
+static void test_preempt_timing_kunit(void)
+{
+	kunit_module("preempt_timing_test", "preempt_timing");
 }
 
 #define PT "/sys/module/preempt_timing/parameters/"
@@ -676,6 +749,7 @@ static const struct {
 	{ "cpu_offline", test_cpu_offline, 1, NULL },
 	{ "smoke", test_smoke, 1, NULL },
 	{ "preempt_timing", test_preempt_timing, 0, NULL },
+	{ "preempt_timing_kunit", test_preempt_timing_kunit, 0, "preempt_timing" },
 	{ "softirq_path", test_softirq_path, 0, NULL },
 	{ "tasklet_storm", test_tasklet_storm, 0, NULL },
 	{ "ksoftirqd_policy", test_ksoftirqd_policy, 1, NULL },
