@@ -160,6 +160,22 @@ static int read_file(const char *path, char *buf, size_t len)
 	return (int)n;
 }
 
+/* all of a file that a single read() may return only a page of (seq_file) */
+static int read_all(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY);
+	size_t got = 0;
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	while (got < len - 1 && (n = read(fd, buf + got, len - 1 - got)) > 0)
+		got += n;
+	close(fd);
+	buf[got] = '\0';
+	return (int)got;
+}
+
 static int write_file(const char *path, const char *s)
 {
 	int fd = open(path, O_WRONLY);
@@ -235,7 +251,7 @@ static void kernel_test(const char *path, const char *val)
 static void kunit_module(const char *module, const char *suite)
 {
 	char path[128], buf[16384], *line, *nl;
-	int fd, err = 0, failed = 0, cases = 0, skipped = 0;
+	int fd, err = 0, failed = 0, cases = 0, skipped = 0, plan = -1;
 
 	mkdir("/sys/kernel/debug", 0755);
 	mount("debugfs", "/sys/kernel/debug", "debugfs", 0, NULL);
@@ -261,7 +277,7 @@ static void kunit_module(const char *module, const char *suite)
 	}
 	snprintf(path, sizeof(path), "/sys/kernel/debug/kunit/%s/results",
 		 suite);
-	if (read_file(path, buf, sizeof(buf)) < 0) {
+	if (read_all(path, buf, sizeof(buf)) < 0) {
 		cur.kernel_err = -EIO;
 		snprintf(cur.why, sizeof(cur.why), "no %s: %s", path,
 			 strerror(errno));
@@ -277,11 +293,18 @@ static void kunit_module(const char *module, const char *suite)
 				skipped += !!strstr(line, "# SKIP");
 			}
 			failed += !strncmp(line, "    not ok ", 11);
+			if (!strncmp(line, "    1..", 7))
+				plan = atoi(line + 7);
 		}
 		if (!*nl)
 			break;
 	}
-	if (failed || !cases) {
+	if (failed + cases != plan) {
+		/* 6.1 keeps 512 bytes of each case's log: results get lost */
+		cur.kernel_err = -EIO;
+		snprintf(cur.why, sizeof(cur.why), "%s has %d of its %d results",
+			 path, failed + cases, plan);
+	} else if (failed || !cases) {
 		cur.kernel_err = -EIO;
 		if (!cases && !failed)
 			snprintf(cur.why, sizeof(cur.why), "%s printed no result", path);
