@@ -107,14 +107,13 @@ boot_targets() {
 }
 
 # copy_image OBJ DEST: what a boot needs of a build directory: the image,
-# its .config and, when the config has modules, modules.order and the
-# modules it lists
+# its .config and its modules (modules_of), with their modules.order
 copy_image() {
 	mkdir -p "$2/$(dirname "$KIMAGE")" && cp "$1/$KIMAGE" "$2/$KIMAGE" &&
 		cp "$1/.config" "$2/.config" || return 1
-	grep -q '^CONFIG_MODULES=y' "$1/.config" || return 0
+	[ -n "$(modules_of "$1")" ] || return 0
 	cp "$1/modules.order" "$2/modules.order" || return 1
-	sed 's/\.o$/.ko/' "$1/modules.order" | while IFS= read -r _m; do
+	modules_of "$1" | while IFS= read -r _m; do
 		mkdir -p "$2/$(dirname "$_m")" && cp "$1/$_m" "$2/$_m" || exit 1
 	done
 }
@@ -141,10 +140,6 @@ prepare() {
 	cat "$LOGDIR/kconfig.out"
 }
 
-# diagnostics FLAGS FILE...: compile FILEs (.c) with extra make FLAGS
-# (W=1, C=2) and print their warnings and errors, line and column numbers
-# dropped, one per line, sorted.  A file the config does not build prints
-# "unbuilt: FILE".
 # in_build OBJECT: is OBJECT (a .o path) part of the build in $OBJ, linked
 # into the kernel (its directory's thin archive lists it) or a module?
 # kbuild compiles any single object asked for, configured or not: a file
@@ -165,6 +160,11 @@ in_build() {
 	# an object of a module made of several
 	grep -qxF "$1" "$OBJ/$_d"/*.mod 2>/dev/null
 }
+
+# diagnostics FLAGS FILE...: compile FILEs (.c) with extra make FLAGS
+# (W=1, C=2) and print their warnings and errors, line and column numbers
+# dropped, one per line, sorted.  A file the config does not build prints
+# "unbuilt: FILE".
 diagnostics() {
 	_flags=$1
 	shift

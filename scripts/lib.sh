@@ -159,3 +159,11 @@ qemu_accel() {
 		echo tcg
 	fi
 }
+
+# modules_of OBJ: the modules a build directory built, one path per line
+# relative to OBJ (modules.order names their objects); nothing without
+# CONFIG_MODULES
+modules_of() {
+	grep -q '^CONFIG_MODULES=y' "$1/.config" 2>/dev/null || return 0
+	sed 's/\.o$/.ko/' "$1/modules.order"
+}
