@@ -10,11 +10,11 @@
  *	1..2
  *	# fork-init: running smoke
  *	ok 1 smoke # 6.1.192 x86_64
- *	# fork-init: running preempt_timing
- *	    KTAP version 1		(printed by the kernel's self-test)
+ *	# fork-init: running preempt_timing_kunit
+ *	    KTAP version 1		(KUnit's, from the kernel log)
  *	    # Subtest: preempt_timing
- *	    1..5
- *	    ok 1 preempt_timing_report # reports=1 ...
+ *	    1..7
+ *	    ok 1 preempt_timing_report
  *	    ...
  *	ok 2 preempt_timing
  *	# fork-init: done
@@ -22,7 +22,7 @@
  * A guest test either checks from userspace and prints its result, or its
  * subtest of several (see tests[]), or triggers a kernel self-test, which prints
  * the subtest (indented as KUnit indents a suite) and fails the write when
- * a case failed.  A case that cannot judge is "ok N name # SKIP reason".
+ * a case failed, or loads a KUnit suite built as a module (kunit_module()).  A case that cannot judge is "ok N name # SKIP reason".
  * Static, no libc beyond what glibc-static links: cross-compiled per arch.
  */
 #define _GNU_SOURCE
@@ -351,11 +351,6 @@ out:
 		close(kfd);
 }
 
-static void test_preempt_timing(void)
-{
-	kernel_test("/sys/module/test_preempt_timing/parameters/run", "1");
-}
-
 static void test_preempt_timing_kunit(void)
 {
 	kunit_module("preempt_timing_test", "preempt_timing");
@@ -433,6 +428,73 @@ static long param_long(const char *key, long def)
 	char v[32];
 
 	return param(key, v, sizeof(v)) ? atol(v) : def;
+}
+
+/*
+ * The histogram of preempt timing after a fork/exit load: "fork.hist_forks="
+ * (200) children forked and reaped, the debugfs histogram and stats printed
+ * as diagnostics.  With a threshold on the command line
+ * (preempt_timing.thresh_us=), the reports of the load are counted, and
+ * those whose section started in finish_task_switch(), which the
+ * -icount A/B of the figures is about.  Passes when sections were counted
+ * and the maximum names one; SKIP when the timing is inactive (a
+ * non-preemptible model).
+ */
+static void test_preempt_hist(void)
+{
+	char buf[8192], max[256], on[8] = "", st[64] = "", hit[256] = "";
+	char *l, *save;
+	unsigned long total = 0, n;
+	long forks = param_long("fork.hist_forks", 200);
+	int fd, reports = 0, fts;
+
+	mkdir("/sys/kernel/debug", 0755);
+	mount("debugfs", "/sys/kernel/debug", "debugfs", 0, NULL);
+	if (read_file(PT "hist", on, sizeof(on)) < 0) {
+		result("preempt_hist", 0, "no %shist", PT);
+		return;
+	}
+	read_file(PT "state", st, sizeof(st));
+	st[strcspn(st, "\n")] = '\0';
+	if (!strncmp(st, "inactive", 8)) {
+		skip("preempt_hist", "timing %s", st);
+		return;
+	}
+	fd = kmsg_open();
+	for (long i = 0; i < forks; i++) {
+		pid_t p = fork();
+
+		if (!p)
+			_exit(0);
+		if (p > 0)
+			waitpid(p, NULL, 0);
+	}
+	/* the printer reports after the load: let it run */
+	usleep(200000);
+	fts = kmsg_reports(fd, "start: finish_task_switch", &reports, hit,
+			   sizeof(hit));
+	read_max(max, sizeof(max));
+	if (read_file("/sys/kernel/debug/preempt_timing/histogram", buf,
+		      sizeof(buf)) < 0) {
+		result("preempt_hist", 0, "no histogram in debugfs");
+		return;
+	}
+	for (l = strtok_r(buf, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+		out("# hist: %s\n", l);
+		if (l[0] != '#' && sscanf(l, "%*s %*s %lu", &n) == 1)
+			total += n;
+	}
+	if (read_file("/sys/kernel/debug/preempt_timing/stats", buf,
+		      sizeof(buf)) >= 0)
+		for (l = strtok_r(buf, "\n", &save); l;
+		     l = strtok_r(NULL, "\n", &save))
+			out("# stats: %s\n", l);
+	if (fts)
+		out("# first finish_task_switch report: %s\n", hit);
+	result("preempt_hist", on[0] == 'Y' && total > 0 && max[0] &&
+	       strncmp(max, "none", 4),
+	       "hist=%c forks=%ld sections=%lu reports=%d finish_task_switch_reports=%d max: %s",
+	       on[0], forks, total, reports, fts, max);
 }
 
 /*
@@ -799,7 +861,6 @@ static const struct {
 	{ "cpu_online", test_cpu_online, 1, NULL },
 	{ "cpu_offline", test_cpu_offline, 1, NULL },
 	{ "smoke", test_smoke, 1, NULL },
-	{ "preempt_timing", test_preempt_timing, 0, NULL },
 	{ "preempt_timing_kunit", test_preempt_timing_kunit, 0, "preempt_timing" },
 	{ "softirq_path", test_softirq_path, 0, NULL },
 	{ "tasklet_storm", test_tasklet_storm, 0, NULL },
@@ -807,6 +868,7 @@ static const struct {
 	{ "zap_unmap", test_zap_unmap, 1, NULL },
 	{ "console", test_console, 2, NULL },
 	{ "preempt_bench", test_preempt_bench, 0, NULL },
+	{ "preempt_hist", test_preempt_hist, 1, NULL },
 	{ "softirq_hold", test_softirq_hold, 0, "tasklet_storm" },
 };
 
