@@ -356,6 +356,16 @@ static void test_preempt_timing_kunit(void)
 	kunit_module("preempt_timing_test", "preempt_timing");
 }
 
+/*
+ * preempt-timing v5: the KUnit suite of the preemptoff tracer's reports
+ * (kernel/trace/trace_preemptoff_kunit.c), which needs the tracer armed
+ * on the command line (ftrace=preemptoff tracing_thresh=<us>).
+ */
+static void test_preemptoff_kunit(void)
+{
+	kunit_module("trace_preemptoff_kunit", "preemptoff");
+}
+
 #define PT "/sys/module/preempt_timing/parameters/"
 
 /* does a report's "start: ... end: ..." part name one of @attr's words? */
@@ -406,6 +416,24 @@ static int kmsg_reports(int fd, const char *attr, int *total, char *hit,
 	}
 	close(fd);
 	return n;
+}
+
+/*
+ * The kernel-log reporter of the irqsoff tracers (trace option
+ * latency-printk): after preemptoff_kunit in the same boot, the whole
+ * kernel log must hold a report of the suite's 10x-threshold section,
+ * start and end in pt_hold(), printed from outside the section.
+ */
+static void test_preemptoff_printk(void)
+{
+	int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK), total = 0, n;
+	char hit[256] = "";
+
+	/* from the start of the log: the suite ran before this test */
+	n = kmsg_reports(fd, "start: pt_hold+", &total, hit, sizeof(hit));
+	result("preemptoff_printk", n > 0 && strstr(hit, "end: pt_hold+"),
+	       "%d of %d report(s) in the log name pt_hold%s%s", n, total,
+	       n ? ": " : "", hit);
 }
 
 /* preempt_timing.max_section, one line without its newline ("" if none) */
@@ -869,6 +897,8 @@ static const struct {
 	{ "console", test_console, 2, NULL },
 	{ "preempt_bench", test_preempt_bench, 0, NULL },
 	{ "preempt_hist", test_preempt_hist, 1, NULL },
+	{ "preemptoff_kunit", test_preemptoff_kunit, 0, "preemptoff" },
+	{ "preemptoff_printk", test_preemptoff_printk, 1, NULL },
 	{ "softirq_hold", test_softirq_hold, 0, "tasklet_storm" },
 };
 
