@@ -111,9 +111,10 @@ boot_targets() {
 copy_image() {
 	mkdir -p "$2/$(dirname "$KIMAGE")" && cp "$1/$KIMAGE" "$2/$KIMAGE" &&
 		cp "$1/.config" "$2/.config" || return 1
-	[ -n "$(modules_of "$1")" ] || return 0
+	_mods=$(modules_of "$1")
+	[ -n "$_mods" ] || return 0
 	cp "$1/modules.order" "$2/modules.order" || return 1
-	modules_of "$1" | while IFS= read -r _m; do
+	printf '%s\n' "$_mods" | while IFS= read -r _m; do
 		mkdir -p "$2/$(dirname "$_m")" && cp "$1/$_m" "$2/$_m" || exit 1
 	done
 }

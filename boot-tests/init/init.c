@@ -22,7 +22,8 @@
  * A guest test either checks from userspace and prints its result, or its
  * subtest of several (see tests[]), or triggers a kernel self-test, which prints
  * the subtest (indented as KUnit indents a suite) and fails the write when
- * a case failed, or loads a KUnit suite built as a module (kunit_module()).  A case that cannot judge is "ok N name # SKIP reason".
+ * a case failed, or loads a KUnit suite built as a module (kunit_module()).
+ * A case that cannot judge is "ok N name # SKIP reason".
  * Static, no libc beyond what glibc-static links: cross-compiled per arch.
  */
 #define _GNU_SOURCE
@@ -234,9 +235,35 @@ static int kmsg_open(void)
 }
 
 /*
- * Print one line of KUnit's subtest (a record's text after
- * "6,seq,time,-;": a result, the plan or a diagnostic), count it; record continuation lines (an
- * expectation's "\x0a\x09Expected ...") are joined into one line.
+ * The text of the next kernel record (facility 0: not the init's own
+ * lines) of a non-blocking /dev/kmsg reader, after its "6,seq,time,-;"
+ * prefix, read into @rec; NULL when there is none left.  Records
+ * overwritten before they were read are counted in @lost.
+ */
+static const char *kmsg_next(int fd, char *rec, size_t size, int *lost)
+{
+	const char *msg;
+	ssize_t len;
+
+	for (;;) {
+		len = read(fd, rec, size - 1);
+		if (len < 0 && errno == EPIPE) {
+			(*lost)++;
+			continue;
+		}
+		if (len <= 0)
+			return NULL;
+		rec[len] = '\0';
+		msg = strchr(rec, ';');
+		if (!(atoi(rec) >> 3) && msg)
+			return msg + 1;
+	}
+}
+
+/*
+ * Print one line of KUnit's subtest (a kernel record's text: a result,
+ * the plan or a diagnostic) and count it; the record's continuation
+ * lines (an expectation's "\x0a\x09Expected ...") are joined into one.
  */
 static void kunit_line(const char *msg, int *plan, int *cases, int *failed,
 		       int *skipped)
@@ -277,10 +304,10 @@ static void kunit_line(const char *msg, int *plan, int *cases, int *failed,
  */
 static void kunit_module(const char *module, const char *suite)
 {
-	char path[128], rec[2048], *msg;
+	char path[128], rec[2048];
+	const char *msg;
 	int fd, kfd, err = 0, failed = 0, cases = 0, skipped = 0, plan = -1;
 	int lost = 0, in_suite = 0;
-	ssize_t len;
 
 	snprintf(path, sizeof(path), "/lib/modules/%s.ko", module);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -302,19 +329,8 @@ static void kunit_module(const char *module, const char *suite)
 			 strerror(-err));
 		goto out;
 	}
-	/* the kernel's records (facility 0) from "# Subtest: suite" on */
-	for (;;) {
-		len = read(kfd, rec, sizeof(rec) - 1);
-		if (len < 0 && errno == EPIPE) {	/* overwritten */
-			lost++;
-			continue;
-		}
-		if (len <= 0)
-			break;
-		rec[len] = '\0';
-		msg = strchr(rec, ';');
-		if (atoi(rec) >> 3 || !msg++)
-			continue;
+	/* the kernel's records from "# Subtest: suite" on */
+	while ((msg = kmsg_next(kfd, rec, sizeof(rec), &lost))) {
 		if (!in_suite) {
 			in_suite = !strncmp(msg, "    # Subtest: ", 15) &&
 				   !strncmp(msg + 15, suite, strlen(suite)) &&
@@ -391,28 +407,18 @@ static int kmsg_reports(int fd, const char *attr, int *total, char *hit,
 			size_t hitlen)
 {
 	char rec[2048];
-	int n = 0;
-	ssize_t len;
+	const char *msg;
+	int n = 0, lost = 0;	/* overwritten records: go on */
 
 	*total = 0;
 	if (fd < 0)
 		return -1;
-	while ((len = read(fd, rec, sizeof(rec) - 1)) > 0 || errno == EPIPE) {
-		const char *msg;
-
-		if (len <= 0)
-			continue;	/* overwritten records: go on */
-		rec[len] = '\0';
-		/* the kernel's records only (facility 0), not the init's own */
-		if (atoi(rec) >> 3)
-			continue;
-		msg = strchr(rec, ';');
-		if (!msg || !strstr(msg, "non-preemptible critical section"))
+	while ((msg = kmsg_next(fd, rec, sizeof(rec), &lost))) {
+		if (!strstr(msg, "non-preemptible critical section"))
 			continue;
 		(*total)++;
 		if (attributed(msg, attr) && !n++)
-			snprintf(hit, hitlen, "%.*s", (int)strcspn(msg + 1, "\n"),
-				 msg + 1);
+			snprintf(hit, hitlen, "%.*s", (int)strcspn(msg, "\n"), msg);
 	}
 	close(fd);
 	return n;
