@@ -106,6 +106,18 @@ boot_targets() {
 	fi
 }
 
+# build_boot: build in $OBJ what a boot needs (boot_targets), then, when
+# the config has modules, the fork's own test modules (boot-tests/modules,
+# built out of tree in $OBJ/fork-modules)
+build_boot() {
+	# shellcheck disable=SC2046
+	kmake -s $(boot_targets) || return 1
+	grep -q '^CONFIG_MODULES=y' "$OBJ/.config" 2>/dev/null || return 0
+	rm -rf "$OBJ/fork-modules" &&
+		cp -R "$TOP/boot-tests/modules" "$OBJ/fork-modules" &&
+		kmake -s M="$OBJ/fork-modules" modules
+}
+
 # copy_image OBJ DEST: what a boot needs of a build directory: the image,
 # its .config and its modules (modules_of), with their modules.order
 copy_image() {
@@ -114,6 +126,10 @@ copy_image() {
 	_mods=$(modules_of "$1")
 	[ -n "$_mods" ] || return 0
 	cp "$1/modules.order" "$2/modules.order" || return 1
+	if [ -f "$1/fork-modules/modules.order" ]; then
+		mkdir -p "$2/fork-modules" &&
+			cp "$1/fork-modules/modules.order" "$2/fork-modules/" || return 1
+	fi
 	printf '%s\n' "$_mods" | while IFS= read -r _m; do
 		mkdir -p "$2/$(dirname "$_m")" && cp "$1/$_m" "$2/$_m" || exit 1
 	done

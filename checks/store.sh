@@ -12,14 +12,16 @@
 #   build       the commit's tree and its (first) parent's tree (the W=1
 #               delta compares with the parent), the config fragments and
 #               scripts/kconfig, the arch file, the compiler's and make's
-#               versions, the check scripts
+#               versions, the check scripts, the fork's test modules
+#               (boot-tests/modules, built with the kernel)
 #   sparse      as build, plus sparse's version and checks/sparse
 #   boot        the tree, config, arch file and compiler (the image), the
 #               tests.txt lines that can apply to the commit, the boot
-#               scripts (boot, parse, initramfs), the guest init's source,
-#               its compiler's version and the C library it links, QEMU's
-#               version, the accelerator (tcg or kvm), and the environment
-#               that selects tests (controls), the timeout or the firmware
+#               scripts (boot, parse, initramfs) and test modules, the
+#               guest init's source, its compiler's version and the C
+#               library it links, QEMU's version, the accelerator (tcg or
+#               kvm), and the environment that selects tests (controls),
+#               the timeout or the firmware
 #   control-T   a boot of the topic's base (or tip) with test T selected
 #   X@CONFIG    check X (build, sparse, boot) of another config of
 #               boot-tests/configs.txt: as X, plus the config's line
@@ -40,6 +42,8 @@ _TAB=$(printf '\t')
 # what a boot check runs (paths without blanks)
 _BOOT_SCRIPTS="$TOP/checks/boot $TOP/checks/build $TOP/boot-tests/boot $TOP/boot-tests/parse $TOP/boot-tests/ktap.awk
 $TOP/boot-tests/initramfs $TOP/boot-tests/nvram"
+# the fork's own test modules, which a build builds and a boot packs
+_FORK_MODULES="$TOP/boot-tests/modules/Kbuild $TOP/boot-tests/modules/fork_load.c"
 # the config fragments (scripts/kconfig reads the same)
 FRAGS=${FORK_CONFIGS:-$TOP/boot-tests/configs}
 
@@ -276,7 +280,8 @@ store_inputs() {
 	echo "tool make $_mv"
 	case $_kb in
 	build | sparse)
-		_hmemo "$_kb" "$TOP/checks/$_kb" "$TOP/checks/build"
+		# shellcheck disable=SC2086
+		_hmemo "$_kb" "$TOP/checks/$_kb" "$TOP/checks/build" $_FORK_MODULES
 		echo "script $_hv lib $_lib"
 		[ "$_kb" != sparse ] || { _memo sparse sparse --version; echo "tool sparse $_mv"; }
 		;;
@@ -294,7 +299,7 @@ store_inputs() {
 		archvar "$_a" QEMU_KVM_ARGS
 		echo "accel $(qemu_accel "$_a" "$_av")"
 		# shellcheck disable=SC2086
-		_hmemo boot $_BOOT_SCRIPTS
+		_hmemo boot $_BOOT_SCRIPTS $_FORK_MODULES
 		echo "script $_hv lib $_lib"
 		echo "env FORK_BOOT_TESTS=${FORK_BOOT_TESTS-} FORK_BOOT_CMDLINE=${FORK_BOOT_CMDLINE-}" \
 			"FORK_BOOT_TIMEOUT=${FORK_BOOT_TIMEOUT-} FORK_BOOT_FIRMWARE=${FORK_BOOT_FIRMWARE-}${FORK_BOOT_ACCEL:+ FORK_BOOT_ACCEL=$FORK_BOOT_ACCEL}"

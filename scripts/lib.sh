@@ -160,10 +160,21 @@ qemu_accel() {
 	fi
 }
 
+# cmdline_words ITEMS: a kernel command line written without blanks, as
+# boot-tests/tests.txt and configs.txt and FORK_BOOT_CMDLINE write them:
+# ',' separates parameters, ';' stands for a ',' inside one
+# (trace_options=nofunction-trace;latency-printk)
+cmdline_words() {
+	printf '%s\n' "$1" | sed 's/,/ /g; s/;/,/g'
+}
+
 # modules_of OBJ: the modules a build directory built, one path per line
 # relative to OBJ (modules.order names their objects); nothing without
 # CONFIG_MODULES
 modules_of() {
 	grep -q '^CONFIG_MODULES=y' "$1/.config" 2>/dev/null || return 0
 	sed 's/\.o$/.ko/' "$1/modules.order"
+	# the fork's own (checks/lib.sh build_boot)
+	[ ! -f "$1/fork-modules/modules.order" ] ||
+		sed 's|.*/||; s|^|fork-modules/|; s/\.o$/.ko/' "$1/fork-modules/modules.order"
 }

@@ -10,13 +10,13 @@
  *	1..2
  *	# fork-init: running smoke
  *	ok 1 smoke # 6.1.192 x86_64
- *	# fork-init: running preempt_timing_kunit
+ *	# fork-init: running preemptoff_kunit
  *	    KTAP version 1		(KUnit's, from the kernel log)
- *	    # Subtest: preempt_timing
- *	    1..7
- *	    ok 1 preempt_timing_report
+ *	    # Subtest: preemptoff
+ *	    1..5
+ *	    ok 1 preemptoff_report
  *	    ...
- *	ok 2 preempt_timing
+ *	ok 2 preemptoff
  *	# fork-init: done
  *
  * A guest test either checks from userspace and prints its result, or its
@@ -159,6 +159,24 @@ static int read_file(const char *path, char *buf, size_t len)
 		return -1;
 	buf[n] = '\0';
 	return (int)n;
+}
+
+/* all of a file that may take several reads (seq_file: a page each) */
+static int read_whole(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY);
+	size_t got = 0;
+	ssize_t n = 0;
+
+	if (fd < 0)
+		return -1;
+	while (got < len - 1 && (n = read(fd, buf + got, len - 1 - got)) > 0)
+		got += n;
+	close(fd);
+	if (n < 0)
+		return -1;
+	buf[got] = '\0';
+	return (int)got;
 }
 
 static int write_file(const char *path, const char *s)
@@ -367,11 +385,6 @@ out:
 		close(kfd);
 }
 
-static void test_preempt_timing_kunit(void)
-{
-	kunit_module("preempt_timing_test", "preempt_timing");
-}
-
 /*
  * preempt-timing v5: the KUnit suite of the preemptoff tracer's reports
  * (kernel/trace/trace_preemptoff_kunit.c), which needs the tracer armed
@@ -382,7 +395,29 @@ static void test_preemptoff_kunit(void)
 	kunit_module("trace_preemptoff_kunit", "preemptoff");
 }
 
-#define PT "/sys/module/preempt_timing/parameters/"
+#define TR "/sys/kernel/tracing/"
+
+/* tracefs, mounted on first use; 0 when the kernel has it */
+static int tracefs(void)
+{
+	static int mounted;
+
+	if (!mounted) {
+		mkdir("/sys/kernel/tracing", 0755);
+		mount("tracefs", "/sys/kernel/tracing", "tracefs", 0, NULL);
+		mounted = 1;
+	}
+	return access(TR "current_tracer", F_OK) ? -errno : 0;
+}
+
+/* is the preemptoff tracer the current one (ftrace=preemptoff)? */
+static int preemptoff_current(void)
+{
+	char t[32] = "";
+
+	return !tracefs() && read_file(TR "current_tracer", t, sizeof(t)) > 0 &&
+	       !strcmp(t, "preemptoff\n");
+}
 
 /* does a report's "start: ... end: ..." part name one of @attr's words? */
 static int attributed(const char *report, const char *attr)
@@ -400,11 +435,12 @@ static int attributed(const char *report, const char *attr)
 }
 
 /*
- * Read the records logged since kmsg_open(); count the preempt-timing
- * reports, and those attributed to @attr (the first copied to @hit).
+ * Read the records logged since kmsg_open(); count the reports of the
+ * preemptoff tracer (trace option latency-printk), and those longer than
+ * @min_us attributed to @attr (the first copied to @hit).
  */
-static int kmsg_reports(int fd, const char *attr, int *total, char *hit,
-			size_t hitlen)
+static int kmsg_reports(int fd, const char *attr, long min_us, int *total,
+			char *hit, size_t hitlen)
 {
 	char rec[2048];
 	const char *msg;
@@ -417,7 +453,7 @@ static int kmsg_reports(int fd, const char *attr, int *total, char *hit,
 		if (!strstr(msg, "non-preemptible critical section"))
 			continue;
 		(*total)++;
-		if (attributed(msg, attr) && !n++)
+		if (atol(msg) > min_us && attributed(msg, attr) && !n++)
 			snprintf(hit, hitlen, "%.*s", (int)strcspn(msg, "\n"), msg);
 	}
 	close(fd);
@@ -436,18 +472,61 @@ static void test_preemptoff_printk(void)
 	char hit[256] = "";
 
 	/* from the start of the log: the suite ran before this test */
-	n = kmsg_reports(fd, "start: pt_hold+", &total, hit, sizeof(hit));
+	n = kmsg_reports(fd, "start: pt_hold+", 0, &total, hit, sizeof(hit));
 	result("preemptoff_printk", n > 0 && strstr(hit, "end: pt_hold+"),
 	       "%d of %d report(s) in the log name pt_hold%s%s", n, total,
 	       n ? ": " : "", hit);
 }
 
-/* preempt_timing.max_section, one line without its newline ("" if none) */
+/* the symbol after @key in the latency trace's header, into @sym */
+static void header_sym(const char *hdr, const char *key, char *sym, size_t len)
+{
+	const char *p = strstr(hdr, key);
+
+	snprintf(sym, len, "?");
+	if (!p)
+		return;
+	for (p += strlen(key); *p == ' '; p++)
+		;
+	snprintf(sym, len, "%.*s", (int)strcspn(p, " \n"), p);
+}
+
+/*
+ * The preemptoff tracer's longest section since tracing_max_latency was
+ * last reset (max mode: tracing_thresh 0), as one line "N us
+ * non-preemptible critical section, start: S end: E" ("" if none): its
+ * length from tracing_max_latency, its ends from the header of the
+ * latency trace.
+ */
 static void read_max(char *max, size_t len)
 {
+	static char hdr[4096];
+	char us[32] = "", st[96], en[96];
+
 	max[0] = '\0';
-	read_file(PT "max_section", max, len);
-	max[strcspn(max, "\n")] = '\0';
+	if (read_file(TR "tracing_max_latency", us, sizeof(us)) < 0 || !atol(us))
+		return;
+	if (read_file(TR "trace", hdr, sizeof(hdr)) < 0)
+		hdr[0] = '\0';
+	header_sym(hdr, "=> started at:", st, sizeof(st));
+	header_sym(hdr, "=> ended at:", en, sizeof(en));
+	snprintf(max, len, "%ld us non-preemptible critical section, start: %s end: %s",
+		 atol(us), st, en);
+}
+
+/* the tracer in max mode, its maximum reset: 0, or why not (in @why) */
+static int max_mode(char *why, size_t len)
+{
+	if (!preemptoff_current()) {
+		snprintf(why, len, "the preemptoff tracer is not current (boot with ftrace=preemptoff)");
+		return -1;
+	}
+	if (write_file(TR "tracing_thresh", "0") ||
+	    write_file(TR "tracing_max_latency", "0")) {
+		snprintf(why, len, "cannot reset %stracing_thresh and tracing_max_latency", TR);
+		return -1;
+	}
+	return 0;
 }
 
 /* fault in every page of @p */
@@ -465,77 +544,10 @@ static long param_long(const char *key, long def)
 }
 
 /*
- * The histogram of preempt timing after a fork/exit load: "fork.hist_forks="
- * (200) children forked and reaped, the debugfs histogram and stats printed
- * as diagnostics.  With a threshold on the command line
- * (preempt_timing.thresh_us=), the reports of the load are counted, and
- * those whose section started in finish_task_switch(), which the
- * -icount A/B of the figures is about.  Passes when sections were counted
- * and the maximum names one; SKIP when the timing is inactive (a
- * non-preemptible model).
- */
-static void test_preempt_hist(void)
-{
-	char buf[8192], max[256], on[8] = "", st[64] = "", hit[256] = "";
-	char *l, *save;
-	unsigned long total = 0, n;
-	long forks = param_long("fork.hist_forks", 200);
-	int fd, reports = 0, fts;
-
-	mkdir("/sys/kernel/debug", 0755);
-	mount("debugfs", "/sys/kernel/debug", "debugfs", 0, NULL);
-	if (read_file(PT "hist", on, sizeof(on)) < 0) {
-		result("preempt_hist", 0, "no %shist", PT);
-		return;
-	}
-	read_file(PT "state", st, sizeof(st));
-	st[strcspn(st, "\n")] = '\0';
-	if (!strncmp(st, "inactive", 8)) {
-		skip("preempt_hist", "timing %s", st);
-		return;
-	}
-	fd = kmsg_open();
-	for (long i = 0; i < forks; i++) {
-		pid_t p = fork();
-
-		if (!p)
-			_exit(0);
-		if (p > 0)
-			waitpid(p, NULL, 0);
-	}
-	/* the printer reports after the load: let it run */
-	usleep(200000);
-	fts = kmsg_reports(fd, "start: finish_task_switch", &reports, hit,
-			   sizeof(hit));
-	read_max(max, sizeof(max));
-	if (read_file("/sys/kernel/debug/preempt_timing/histogram", buf,
-		      sizeof(buf)) < 0) {
-		result("preempt_hist", 0, "no histogram in debugfs");
-		return;
-	}
-	for (l = strtok_r(buf, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
-		out("# hist: %s\n", l);
-		if (l[0] != '#' && sscanf(l, "%*s %*s %lu", &n) == 1)
-			total += n;
-	}
-	if (read_file("/sys/kernel/debug/preempt_timing/stats", buf,
-		      sizeof(buf)) >= 0)
-		for (l = strtok_r(buf, "\n", &save); l;
-		     l = strtok_r(NULL, "\n", &save))
-			out("# stats: %s\n", l);
-	if (fts)
-		out("# first finish_task_switch report: %s\n", hit);
-	result("preempt_hist", on[0] == 'Y' && total > 0 && max[0] &&
-	       strncmp(max, "none", 4),
-	       "hist=%c forks=%ld sections=%lu reports=%d finish_task_switch_reports=%d max: %s",
-	       on[0], forks, total, reports, fts, max);
-}
-
-/*
  * Windows inside a guard's work: the longest section attributed to the
- * guard between window_open() and window_close(), over all windows.  For
- * work whose reports the printk rate limit may swallow: the maximum is
- * always kept.
+ * guard between window_open() and window_close(), over all windows, from
+ * the tracer's maximum, which it always keeps (its reports are rate
+ * limited, and a new maximum is reported only when it is one).
  */
 static const char *guard_attr;
 static char window_hit[300];
@@ -543,7 +555,7 @@ static long window_us;
 
 static void window_open(void)
 {
-	write_file(PT "max_us", "0");
+	write_file(TR "tracing_max_latency", "0");
 }
 
 static void window_close(void)
@@ -558,19 +570,21 @@ static void window_close(void)
 }
 
 /*
- * A guard test's frame: set the threshold, reset the maximum, run @fn,
- * then judge the reports attributed to @attr.  PASS when there is none;
- * the maximum section of the window is printed for the record.
+ * A guard test's frame, on the preemptoff tracer (ftrace=preemptoff, with
+ * trace_options latency-printk and time-console for the console guard):
+ * max mode, the maximum reset, run @fn, then judge the sections over
+ * @thresh_us attributed to @attr: the reports in the kernel log and the
+ * maximum of each window.  PASS when there is none; the maximum section
+ * is printed for the record.
  */
 static void guard(const char *name, const char *attr, long thresh_us,
 		  void (*fn)(char *what, size_t len))
 {
-	char what[200] = "", hit[400] = "", max[300], t[32];
+	char what[200] = "", hit[400] = "", max[300], why[128];
 	int fd, total, n;
 
-	snprintf(t, sizeof(t), "%ld", thresh_us);
-	if (write_file(PT "thresh_us", t) || write_file(PT "max_us", "0")) {
-		result(name, 0, "no preempt timing in this kernel (%s)", PT);
+	if (max_mode(why, sizeof(why))) {
+		result(name, 0, "%s", why);
 		return;
 	}
 	guard_attr = attr;
@@ -578,7 +592,9 @@ static void guard(const char *name, const char *attr, long thresh_us,
 	window_hit[0] = '\0';
 	fd = kmsg_open();
 	fn(what, sizeof(what));
-	n = kmsg_reports(fd, attr, &total, hit, sizeof(hit));
+	/* the reports are printed from a work item: let it run */
+	usleep(300000);
+	n = kmsg_reports(fd, attr, thresh_us, &total, hit, sizeof(hit));
 	read_max(max, sizeof(max));
 	/* printed reports are rate-limited; the maximum is always kept */
 	if (!n && atol(max) > thresh_us && attributed(max, attr)) {
@@ -709,12 +725,31 @@ static void flood_writer(int cpu, long lines)
 	_exit(i == lines ? 0 : 1);
 }
 
-#define BACKLOG "/sys/module/test_preempt_timing/parameters/console_backlog"
+/*
+ * The fork's test module (boot-tests/modules/fork_load.c, packed as
+ * /lib/modules/fork_load.ko): loaded once; 0 or -errno.
+ */
+static int fork_load(void)
+{
+	int fd, err = 0;
+
+	if (!access("/sys/module/fork_load", F_OK))
+		return 0;
+	fd = open("/lib/modules/fork_load.ko", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (syscall(SYS_finit_module, fd, "", 0))
+		err = -errno;
+	close(fd);
+	return err;
+}
+
+#define BACKLOG "/sys/module/fork_load/parameters/console_backlog"
 
 /*
  * Two windows.  First a backlog left to a printk() caller: a console_lock()
  * holder logs "fork.backlog_records=" records and a kthread's printk() on
- * another CPU takes the console over to write them (lib/test_preempt_timing.c
+ * another CPU takes the console over to write them (the fork_load module
  * fails the write with EAGAIN when it did not), which is where a printk()
  * caller writes for long.  Then the flood of "fork.flood_lines=" lines from
  * "fork.flood_writers=" writers (default: one per CPU).
@@ -731,9 +766,12 @@ static void flood_work(char *what, size_t len)
 		cpus = 1;
 	writers = (int)param_long("fork.flood_writers", cpus);
 	snprintf(n, sizeof(n), "%ld", records);
-	window_open();
-	err = write_file(BACKLOG, n);
-	window_close();
+	err = fork_load();
+	if (!err) {
+		window_open();
+		err = write_file(BACKLOG, n);
+		window_close();
+	}
 	if (err == -EAGAIN)
 		result("console_backlog", 0, "%ld records: no printk() caller took the backlog over: the load did not happen",
 		       records);
@@ -817,8 +855,8 @@ static void test_ksoftirqd_policy(void)
 }
 
 /*
- * Cost of a preempt_disable()/enable() pair: lib/test_preempt_timing.c
- * times "fork.bench_loops=" pairs and prints the result with the figures.
+ * Cost of a preempt_disable()/enable() pair: the fork's test module times
+ * "fork.bench_loops=" pairs and prints the result with the figures.
  */
 static void test_preempt_bench(void)
 {
@@ -826,14 +864,101 @@ static void test_preempt_bench(void)
 
 	if (!param("fork.bench_loops", loops, sizeof(loops)))
 		strcpy(loops, "1000000");
-	kernel_test("/sys/module/test_preempt_timing/parameters/bench", loops);
+	cur.kernel_err = fork_load();
+	if (cur.kernel_err)
+		snprintf(cur.why, sizeof(cur.why), "cannot load fork_load.ko: %s",
+			 strerror(-cur.kernel_err));
+	else
+		kernel_test("/sys/module/fork_load/parameters/bench", loops);
+}
+
+/*
+ * The histogram of non-preemptible sections, with no kernel code of its
+ * own (Documentation/trace/ftrace.rst): hist triggers pair each CPU's
+ * outermost preempt_disable and preempt_enable events into a synthetic
+ * event and count its lengths in log2 buckets per CPU.  Armed here, with
+ * the preemptoff tracer in max mode (ftrace=preemptoff), then a fork load
+ * ("fork.hist_forks="), then the histogram is printed.  PASS when it
+ * counted sections, dropped none, and its highest bucket holds the
+ * tracer's maximum or more (the histogram also counts the interrupt
+ * handlers the tracer leaves out).  For the figures, not a check: it
+ * tests 6.1's hist triggers, not a change of ours.  The triggers stay
+ * armed for the tests after it (preempt_bench: their cost).
+ */
+static void test_preemptoff_hist(void)
+{
+	static const char *const arm[][2] = {
+		{ TR "synthetic_events", "preempt_off_lat u64 lat" },
+		{ TR "events/preemptirq/preempt_disable/trigger",
+		  "hist:keys=common_cpu:ts0=common_timestamp.usecs" },
+		{ TR "events/preemptirq/preempt_enable/trigger",
+		  "hist:keys=common_cpu:lat=common_timestamp.usecs-$ts0:"
+		  "onmatch(preemptirq.preempt_disable).trace(preempt_off_lat,$lat)" },
+		{ TR "events/synthetic/preempt_off_lat/trigger",
+		  "hist:keys=common_cpu,lat.log2:sort=common_cpu,lat" },
+	};
+	static char buf[65536];
+	char max[300], why[128], *l, *save;
+	long forks = param_long("fork.hist_forks", 200), hits = 0;
+	int err, top = -1, dropped = -1;
+
+	if (max_mode(why, sizeof(why))) {
+		result("preemptoff_hist", 0, "%s", why);
+		return;
+	}
+	for (unsigned int i = 0; i < sizeof(arm) / sizeof(arm[0]); i++) {
+		err = write_file(arm[i][0], arm[i][1]);
+		if (err) {
+			char log[512] = "";
+
+			read_file(TR "error_log", log, sizeof(log));
+			for (char *c = log; *c; c++)
+				if (*c == '\n')
+					*c = ' ';
+			result("preemptoff_hist", 0, "%s: %s; error_log: %s",
+			       arm[i][0], strerror(-err), log);
+			return;
+		}
+	}
+	write_file(TR "tracing_max_latency", "0");
+	for (long i = 0; i < forks; i++) {
+		pid_t p = fork();
+
+		if (!p)
+			_exit(0);
+		if (p > 0)
+			waitpid(p, NULL, 0);
+	}
+	read_max(max, sizeof(max));
+	if (read_whole(TR "events/synthetic/preempt_off_lat/hist", buf,
+		       sizeof(buf)) < 0) {
+		result("preemptoff_hist", 0, "no histogram");
+		return;
+	}
+	for (l = strtok_r(buf, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+		const char *b = strstr(l, "lat: ~ 2^");
+
+		if (b && strstr(l, "hitcount:")) {
+			out("# hist: %s\n", l);
+			if (atoi(b + 9) > top)
+				top = atoi(b + 9);
+		}
+		if (strstr(l, "Hits:"))
+			hits = atol(strstr(l, "Hits:") + 5);
+		if (strstr(l, "Dropped:"))
+			dropped = atoi(strstr(l, "Dropped:") + 8);
+	}
+	result("preemptoff_hist", hits > 0 && !dropped && top >= 0 &&
+	       atol(max) < (2L << top),
+	       "forks=%ld sections=%ld top_bucket=2^%d dropped=%d max: %s",
+	       forks, hits, top, dropped, max[0] ? max : "none");
 }
 
 /*
  * The longest non-preemptible section during a softirq load: the storm of
  * lib/test_softirq_path.c with tasklets of "fork.storm_work_us=" each, for
- * "fork.storm_ms=".  Every section is timed (a threshold of one second:
- * none is reported); the maximum is the figure, added to the storm's own
+ * "fork.storm_ms=", measured by the preemptoff tracer in max mode
+ * (ftrace=preemptoff); the maximum is the figure, added to the storm's own
  * result line ("ok N tasklet_storm # ... max_section: ...").
  */
 static void test_softirq_hold(void)
@@ -844,10 +969,8 @@ static void test_softirq_hold(void)
 		strcpy(work, "50");
 	if (!param("fork.storm_ms", ms, sizeof(ms)))
 		strcpy(ms, "3000");
-	if (write_file(PT "thresh_us", "1000000") || write_file(PT "max_us", "0")) {
+	if (max_mode(cur.why, sizeof(cur.why))) {
 		cur.kernel_err = -ENOENT;
-		snprintf(cur.why, sizeof(cur.why),
-			 "no preempt timing in this kernel (%s)", PT);
 		return;
 	}
 	kernel_test("/sys/module/test_softirq_path/parameters/storm_work_us", work);
@@ -895,16 +1018,15 @@ static const struct {
 	{ "cpu_online", test_cpu_online, 1, NULL },
 	{ "cpu_offline", test_cpu_offline, 1, NULL },
 	{ "smoke", test_smoke, 1, NULL },
-	{ "preempt_timing_kunit", test_preempt_timing_kunit, 0, "preempt_timing" },
 	{ "softirq_path", test_softirq_path, 0, NULL },
 	{ "tasklet_storm", test_tasklet_storm, 0, NULL },
 	{ "ksoftirqd_policy", test_ksoftirqd_policy, 1, NULL },
 	{ "zap_unmap", test_zap_unmap, 1, NULL },
 	{ "console", test_console, 2, NULL },
 	{ "preempt_bench", test_preempt_bench, 0, NULL },
-	{ "preempt_hist", test_preempt_hist, 1, NULL },
 	{ "preemptoff_kunit", test_preemptoff_kunit, 0, "preemptoff" },
 	{ "preemptoff_printk", test_preemptoff_printk, 1, NULL },
+	{ "preemptoff_hist", test_preemptoff_hist, 1, NULL },
 	{ "softirq_hold", test_softirq_hold, 0, "tasklet_storm" },
 };
 
