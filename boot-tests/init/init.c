@@ -873,52 +873,40 @@ static void test_preempt_bench(void)
 }
 
 /*
- * The histogram of non-preemptible sections, with no kernel code of its
- * own (Documentation/trace/ftrace.rst): hist triggers pair each CPU's
- * outermost preempt_disable and preempt_enable events into a synthetic
- * event and count its lengths in log2 buckets per CPU.  Armed here, with
- * the preemptoff tracer in max mode (ftrace=preemptoff), then a fork load
- * ("fork.hist_forks="), then the histogram is printed.  PASS when it
- * counted sections, dropped none, and its highest bucket holds the
- * tracer's maximum or more (the histogram also counts the interrupt
- * handlers the tracer leaves out).  For the figures, not a check: it
- * tests 6.1's hist triggers, not a change of ours.  The triggers stay
- * armed for the tests after it (preempt_bench: their cost).
+ * The histogram of the preemptoff tracer's sections (ftrace=preemptoff):
+ * a hist trigger on preemptirq:critical_timing, keyed by CPU and log2 of
+ * the length (Documentation/trace/ftrace.rst), armed here with the
+ * tracer in max mode, then a fork load ("fork.hist_forks="), then the
+ * histogram is printed.  PASS when it counted sections, dropped none,
+ * and holds the tracer's maximum (its highest bucket is at least the
+ * maximum's, less one: the maximum is in microseconds).  It may hold a
+ * longer one: the tracer keeps a section as its maximum only if no other
+ * CPU recorded one while it was open.  For the figures.  The trigger
+ * stays armed for the tests after it (preempt_bench: its cost).
  */
 static void test_preemptoff_hist(void)
 {
-	static const char *const arm[][2] = {
-		{ TR "synthetic_events", "preempt_off_lat u64 lat" },
-		{ TR "events/preemptirq/preempt_disable/trigger",
-		  "hist:keys=common_cpu:ts0=common_timestamp.usecs" },
-		{ TR "events/preemptirq/preempt_enable/trigger",
-		  "hist:keys=common_cpu:lat=common_timestamp.usecs-$ts0:"
-		  "onmatch(preemptirq.preempt_disable).trace(preempt_off_lat,$lat)" },
-		{ TR "events/synthetic/preempt_off_lat/trigger",
-		  "hist:keys=common_cpu,lat.log2:sort=common_cpu,lat" },
-	};
+	static const char trig[] = TR "events/preemptirq/critical_timing/trigger";
 	static char buf[65536];
 	char max[300], why[128], *l, *save;
-	long forks = param_long("fork.hist_forks", 200), hits = 0;
-	int err, top = -1, dropped = -1;
+	long forks = param_long("fork.hist_forks", 200), hits = 0, ns;
+	int err, top = -1, dropped = -1, want = 0;
 
 	if (max_mode(why, sizeof(why))) {
 		result("preemptoff_hist", 0, "%s", why);
 		return;
 	}
-	for (unsigned int i = 0; i < sizeof(arm) / sizeof(arm[0]); i++) {
-		err = write_file(arm[i][0], arm[i][1]);
-		if (err) {
-			char log[512] = "";
+	err = write_file(trig, "hist:keys=common_cpu,delta.log2:sort=common_cpu,delta");
+	if (err) {
+		char log[512] = "";
 
-			read_file(TR "error_log", log, sizeof(log));
-			for (char *c = log; *c; c++)
-				if (*c == '\n')
-					*c = ' ';
-			result("preemptoff_hist", 0, "%s: %s; error_log: %s",
-			       arm[i][0], strerror(-err), log);
-			return;
-		}
+		read_file(TR "error_log", log, sizeof(log));
+		for (char *c = log; *c; c++)
+			if (*c == '\n')
+				*c = ' ';
+		result("preemptoff_hist", 0, "%s: %s; error_log: %s", trig,
+		       strerror(-err), log);
+		return;
 	}
 	write_file(TR "tracing_max_latency", "0");
 	for (long i = 0; i < forks; i++) {
@@ -930,27 +918,29 @@ static void test_preemptoff_hist(void)
 			waitpid(p, NULL, 0);
 	}
 	read_max(max, sizeof(max));
-	if (read_whole(TR "events/synthetic/preempt_off_lat/hist", buf,
+	if (read_whole(TR "events/preemptirq/critical_timing/hist", buf,
 		       sizeof(buf)) < 0) {
 		result("preemptoff_hist", 0, "no histogram");
 		return;
 	}
 	for (l = strtok_r(buf, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
-		const char *b = strstr(l, "lat: ~ 2^");
+		const char *b = strstr(l, "delta: ~ 2^");
 
 		if (b && strstr(l, "hitcount:")) {
 			out("# hist: %s\n", l);
-			if (atoi(b + 9) > top)
-				top = atoi(b + 9);
+			if (atoi(b + 11) > top)
+				top = atoi(b + 11);
 		}
 		if (strstr(l, "Hits:"))
 			hits = atol(strstr(l, "Hits:") + 5);
 		if (strstr(l, "Dropped:"))
 			dropped = atoi(strstr(l, "Dropped:") + 8);
 	}
-	result("preemptoff_hist", hits > 0 && !dropped && top >= 0 &&
-	       atol(max) < (2L << top),
-	       "forks=%ld sections=%ld top_bucket=2^%d dropped=%d max: %s",
+	for (ns = atol(max) * 1000; ns > 1; ns >>= 1)
+		want++;
+	result("preemptoff_hist", hits > 0 && !dropped && atol(max) > 0 &&
+	       top >= want - 1,
+	       "forks=%ld sections=%ld top_bucket=2^%d ns dropped=%d max: %s",
 	       forks, hits, top, dropped, max[0] ? max : "none");
 }
 
