@@ -410,11 +410,14 @@ store_warm() {
 	config_line boot
 	_hmemo lib "$TOP/checks/lib.sh" "$TOP/scripts/lib.sh"
 	_hmemo checkpatch "$TOP/checks/checkpatch"
-	_hmemo build "$TOP/checks/build" "$TOP/checks/build"
-	_hmemo sparse "$TOP/checks/sparse" "$TOP/checks/build"
+	# the same lists as store_inputs: a memo is kept by name
+	# shellcheck disable=SC2086
+	_hmemo build "$TOP/checks/build" "$TOP/checks/build" $_FORK_MODULES
+	# shellcheck disable=SC2086
+	_hmemo sparse "$TOP/checks/sparse" "$TOP/checks/build" $_FORK_MODULES
 	_hmemo init "$TOP/boot-tests/init/init.c"
 	# shellcheck disable=SC2086
-	_hmemo boot $_BOOT_SCRIPTS
+	_hmemo boot $_BOOT_SCRIPTS $_FORK_MODULES
 }
 
 # store_lookup CHECK COMMIT ARCH [ENV]: the record under the current key
