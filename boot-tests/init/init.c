@@ -419,10 +419,14 @@ static int preemptoff_current(void)
 	       !strcmp(t, "preemptoff\n");
 }
 
-/* does a report's "start: ... end: ..." part name one of @attr's words? */
-static int attributed(const char *report, const char *attr)
+/*
+ * does the part of @line from @start on ("start: ... end: ..." of a
+ * report, "start=... end=..." of an event) name one of @attr's words?
+ */
+static int attributed_at(const char *line, const char *start,
+			 const char *attr)
 {
-	const char *st = strstr(report, "start: ");
+	const char *st = strstr(line, start);
 	char words[256], *w, *save;
 
 	if (!st)
@@ -432,6 +436,11 @@ static int attributed(const char *report, const char *attr)
 		if (strstr(st, w))
 			return 1;
 	return 0;
+}
+
+static int attributed(const char *report, const char *attr)
+{
+	return attributed_at(report, "start: ", attr);
 }
 
 /*
@@ -560,21 +569,6 @@ static char window_hit[300], guard_hit[400];
 static long window_us;
 static int guard_n, guard_total;
 
-/* does an event line's "start=... end=..." name one of @attr's words? */
-static int event_attributed(const char *line, const char *attr)
-{
-	const char *st = strstr(line, "start=");
-	char words[256], *w, *save;
-
-	if (!st)
-		return 0;
-	snprintf(words, sizeof(words), "%s", attr);
-	for (w = strtok_r(words, "|", &save); w; w = strtok_r(NULL, "|", &save))
-		if (strstr(st, w))
-			return 1;
-	return 0;
-}
-
 /* the guard's instance, recording the sections over @thresh_us: 0 or -errno */
 static int guard_events(long thresh_us)
 {
@@ -613,7 +607,7 @@ static void window_close(void)
 		if (!strstr(l, "critical_timing:"))
 			continue;
 		guard_total++;
-		if (guard_attr && event_attributed(l, guard_attr) && !guard_n++)
+		if (guard_attr && attributed_at(l, "start=", guard_attr) && !guard_n++)
 			snprintf(guard_hit, sizeof(guard_hit), "%s",
 				 strstr(l, "critical_timing:"));
 	}
