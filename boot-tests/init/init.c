@@ -40,6 +40,7 @@
 #include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <sched.h>
 #include <unistd.h>
 
@@ -838,6 +839,76 @@ static void test_console(void)
 	      param_long("fork.flood_thresh_us", 20000), flood_work);
 }
 
+#define FLOOD "/sys/module/fork_load/parameters/console_"
+
+/*
+ * A numbered flood of "fork.<mode>_records=" records through printk(),
+ * counted by a console of the fork_load module (fork_flood()): @mode
+ * "order" (all must arrive, once, in order) or "drop" (the printer
+ * starved: what is missing must be what the dropped notices say).
+ */
+static void console_count(const char *mode, long def)
+{
+	char key[32], path[64], n[24], res[400] = "";
+	long records;
+	int err;
+
+	snprintf(key, sizeof(key), "fork.%s_records", mode);
+	records = param_long(key, def);
+	snprintf(n, sizeof(n), "%ld", records);
+	snprintf(path, sizeof(path), FLOOD "%s", mode);
+	err = fork_load();
+	if (!err)
+		err = write_file(path, n);
+	read_file(FLOOD "result", res, sizeof(res));
+	res[strcspn(res, "\n")] = '\0';
+	snprintf(key, sizeof(key), "console_%s", mode);
+	if (err == -ENODEV)
+		skip(key, "cannot register the counting console");
+	else
+		result(key, !err, "%s%s%s", err ? strerror(-err) : "",
+		       err ? ": " : "", res[0] ? res : "no counts");
+}
+
+/* console-resched: a flood that fits the log buffer arrives whole */
+static void test_console_order(void)
+{
+	console_count("order", 4000);
+}
+
+/* console-resched: a flood larger than the buffer drops as announced */
+static void test_console_drop(void)
+{
+	console_count("drop", 40000);
+}
+
+/*
+ * console-resched: a panic while the printer is starved and behind still
+ * reaches the console, after the records logged before it.  The init
+ * declares the panic it expects; boot-tests/parse accepts that panic
+ * only, and judges this test from the console: "Kernel panic - not
+ * syncing: fork: expected panic NONCE" after "fork: last record before
+ * panic NONCE".  The write returns only if no panic happened.
+ */
+static void test_console_panic(void)
+{
+	char nonce[24];
+	int err;
+
+	/* a boot's own: a panic text of an earlier boot cannot pass */
+	if (read_file("/proc/sys/kernel/random/uuid", nonce, 9) < 0 ||
+	    strlen(nonce) != 8)
+		snprintf(nonce, sizeof(nonce), "%lx", (long)time(NULL));
+	err = fork_load();
+	if (err) {
+		result("console_panic", 0, "cannot load fork_load: %s", strerror(-err));
+		return;
+	}
+	out("# fork-init: expect-panic %d console_panic %s\n", cur.top, nonce);
+	err = write_file(FLOOD "panic", nonce);
+	result("console_panic", 0, "no panic: %s", err ? strerror(-err) : "the write returned");
+}
+
 /* the softirq path probe (lib/test_softirq_path.c) prints the results */
 static void test_softirq_path(void)
 {
@@ -1049,6 +1120,9 @@ static const struct {
 	{ "ksoftirqd_policy", test_ksoftirqd_policy, 1, NULL },
 	{ "zap_unmap", test_zap_unmap, 1, NULL },
 	{ "console", test_console, 2, NULL },
+	{ "console_order", test_console_order, 1, NULL },
+	{ "console_drop", test_console_drop, 1, NULL },
+	{ "console_panic", test_console_panic, 1, NULL },
 	{ "preempt_bench", test_preempt_bench, 0, NULL },
 	{ "preemptoff_kunit", test_preemptoff_kunit, 0, "preemptoff" },
 	{ "preemptoff_printk", test_preemptoff_printk, 1, NULL },

@@ -19,9 +19,18 @@
  * boot tests of the console code; see fork_console_backlog().  It prints a
  * KTAP diagnostic line and fails with -EAGAIN when no printk() caller took
  * the backlog over: the writer judges the load.
+ *
+ *   echo N > /sys/module/fork_load/parameters/console_order
+ *   echo N > /sys/module/fork_load/parameters/console_drop
+ *   echo NONCE > /sys/module/fork_load/parameters/console_panic
+ *
+ * log a numbered flood of N records (NONCE: 4000, then a panic) and count
+ * what a console of this module receives of it; see fork_flood().  The
+ * figures are in console_result.
  */
 
 #include <linux/completion.h>
+#include <linux/ctype.h>
 #include <linux/console.h>
 #include <linux/cpumask.h>
 #include <linux/delay.h>
@@ -31,11 +40,164 @@
 #include <linux/math64.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
+#include <linux/panic.h>
 #include <linux/preempt.h>
 #include <linux/printk.h>
 #include <linux/sched.h>
+#include <linux/sched/signal.h>
+#include <linux/sched/task.h>
+#include <linux/sort.h>
 #include <linux/sched/clock.h>
 #include <linux/string.h>
+#include <linux/vmalloc.h>
+
+/*
+ * A numbered flood of records and a console of this module that counts
+ * what it receives of it, in any kernel: with a printer thread
+ * (threadprintk) or without.  Modes:
+ *
+ *  order  N records that fit the log buffer: every one must reach the
+ *         console once and in order;
+ *  drop   N records, the printer thread (if any) starved meanwhile by a
+ *         SCHED_FIFO hog on the CPU it is moved to: what the console
+ *         misses must be what its "printk messages dropped" notices say;
+ *  panic  the drop mode's hog and 4000 records, then a record
+ *         "fork: last record before panic NONCE" and
+ *         panic("fork: expected panic NONCE"): the host checks that both
+ *         reach the serial console (boot-tests/parse, expect-panic).
+ *
+ * The console's write() runs with the console lock held and interrupts
+ * off; it parses each record and counts.  The result line (console_result)
+ * has the counts and the figures of the cover letter: the printk() call
+ * latency of the flood (p50/p99/max) and the console throughput from the
+ * first record stored to the last one written to this console.
+ */
+#define FLOOD_TAG	"fork_load: flood "
+#define FLOOD_SYNC	"fork_load: flood starts"
+#define FLOOD_PANIC_RECORDS	4000
+
+static struct fork_con_count {
+	unsigned int	total;		/* records of the flood */
+	unsigned int	next;		/* the number expected next */
+	unsigned int	seen;		/* records received */
+	unsigned int	missing;	/* numbers skipped */
+	unsigned int	disorder;	/* a number at or below one seen */
+	unsigned int	by_printer;	/* written by the pr/legacy thread */
+	unsigned long	dropped;	/* sum of the dropped notices */
+	bool		synced;		/* FLOOD_SYNC written: counting */
+	u64		last_ns;	/* when the last record was written */
+} fc;
+
+static void fork_con_write(struct console *con, const char *s, unsigned int n)
+{
+	char buf[16];
+	unsigned long v;
+	const char *p;
+	size_t k;
+
+	if (strnstr(s, FLOOD_SYNC, n)) {
+		fc.synced = true;
+		return;
+	}
+	if (!fc.synced)
+		return;
+	if (n > 3 && !strncmp(s, "** ", 3)) {
+		/* "** %lu printk messages dropped **" (printk.c) */
+		k = min_t(size_t, n - 3, sizeof(buf) - 1);
+		memcpy(buf, s + 3, k);
+		buf[k] = '\0';
+		p = strchr(buf, ' ');
+		if (p && strnstr(s, "printk messages dropped", n)) {
+			buf[p - buf] = '\0';
+			if (!kstrtoul(buf, 10, &v))
+				fc.dropped += v;
+		}
+		return;
+	}
+	p = strnstr(s, FLOOD_TAG, n);
+	if (!p)
+		return;
+	p += strlen(FLOOD_TAG);
+	for (k = 0; k < sizeof(buf) - 1 && p + k < s + n && isdigit(p[k]); k++)
+		buf[k] = p[k];
+	buf[k] = '\0';
+	if (kstrtoul(buf, 10, &v) || !v)
+		return;
+	fc.seen++;
+	if (current->flags & PF_KTHREAD && !strcmp(current->comm, "pr/legacy"))
+		fc.by_printer++;
+	if (v < fc.next) {
+		fc.disorder++;
+		return;
+	}
+	fc.missing += v - fc.next;
+	fc.next = v + 1;
+	if (v == fc.total)
+		fc.last_ns = local_clock();
+}
+
+static struct console fork_con = {
+	.name	= "forkcon",
+	.write	= fork_con_write,
+};
+
+static char console_result[400];
+module_param_string(console_result, console_result, sizeof(console_result), 0444);
+MODULE_PARM_DESC(console_result, "The counts of the last console flood");
+
+/* count a flood of @total records on the console; -ENODEV: cannot */
+static int fork_con_start(unsigned int total)
+{
+	memset(&fc, 0, sizeof(fc));
+	fc.total = total;
+	fc.next = 1;
+	fork_con.flags = CON_ENABLED;
+	register_console(&fork_con);
+	return fork_con.flags & CON_ENABLED ? 0 : -ENODEV;
+}
+
+/*
+ * Wait up to two minutes for what was logged before to be written: the
+ * flood's window starts with nothing pending, so that all it can lose
+ * are its own records.  Consoles are written in the order of the console
+ * list, where this one comes after the preferred console: the serial
+ * console has written it too.
+ */
+static bool fork_con_sync(void)
+{
+	unsigned int ms;
+
+	pr_notice(FLOOD_SYNC "\n");
+	for (ms = 0; !READ_ONCE(fc.synced) && ms < 120000; ms += 20)
+		msleep(20);
+	return READ_ONCE(fc.synced);
+}
+
+/* wait up to two minutes for the flood's last record to be written */
+static bool fork_con_wait(void)
+{
+	unsigned int ms;
+
+	for (ms = 0; !READ_ONCE(fc.last_ns) && ms < 120000; ms += 20)
+		msleep(20);
+	return READ_ONCE(fc.last_ns);
+}
+
+/* the printer thread of threadprintk, if it runs */
+static struct task_struct *fork_printer_get(void)
+{
+	struct task_struct *p, *found = NULL;
+
+	rcu_read_lock();
+	for_each_process(p) {
+		if (p->flags & PF_KTHREAD && !strcmp(p->comm, "pr/legacy")) {
+			found = get_task_struct(p);
+			break;
+		}
+	}
+	rcu_read_unlock();
+	return found;
+}
 
 /*
  * A console backlog left to a printk() caller, a load for the boot tests
@@ -78,7 +240,8 @@ static int fork_console_backlog_taker(void *arg)
 static int fork_console_backlog(unsigned int records)
 {
 	struct fork_backlog b = { };
-	struct task_struct *taker;
+	struct task_struct *taker, *printer;
+	bool written;
 	unsigned int i;
 	u64 unlock_ns;
 	int cpu;
@@ -98,22 +261,39 @@ static int fork_console_backlog(unsigned int records)
 		return PTR_ERR(taker);
 	}
 	kthread_bind(taker, cpu);
+	printer = fork_printer_get();
+	if (fork_con_start(records) || !fork_con_sync()) {
+		unregister_console(&fork_con);
+		kthread_stop(taker);
+		migrate_enable();
+		if (printer)
+			put_task_struct(printer);
+		return -ENODEV;
+	}
 
 	console_lock();
 	for (i = 0; i < records; i++)
-		pr_info("fork_load: console backlog, record %u of %u, as long as a real log line\n",
+		pr_info(FLOOD_TAG "%u of %u, a console backlog, as long as a real log line\n",
 			i + 1, records);
 	wake_up_process(taker);
 	wait_for_completion(&b.started);
 	unlock_ns = local_clock();
 	console_unlock();
 	unlock_ns = local_clock() - unlock_ns;
+	/* with threadprintk the printer writes it: the window is until then */
+	written = fork_con_wait();
 	kthread_stop(taker);
 	migrate_enable();
+	unregister_console(&fork_con);
 
-	pr_info("    # console_backlog: records=%u unlock_us=%llu taker_cpu=%d taker_calls=%u taker_longest_printk_us=%llu\n",
+	pr_info("    # console_backlog: records=%u unlock_us=%llu taker_cpu=%d taker_calls=%u taker_longest_printk_us=%llu written=%u by_printer=%u\n",
 		records, div_u64(unlock_ns, NSEC_PER_USEC), cpu, b.calls,
-		div_u64(b.longest_ns, NSEC_PER_USEC));
+		div_u64(b.longest_ns, NSEC_PER_USEC), fc.seen, fc.by_printer);
+	if (printer) {
+		put_task_struct(printer);
+		/* the printer thread took it over, as it must */
+		return written && fc.by_printer == records ? 0 : -EAGAIN;
+	}
 	return b.longest_ns > unlock_ns ? 0 : -EAGAIN;
 }
 
@@ -137,6 +317,144 @@ static const struct kernel_param_ops fork_console_backlog_ops = {
 module_param_cb(console_backlog, &fork_console_backlog_ops, NULL, 0200);
 MODULE_PARM_DESC(console_backlog,
 		 "Write N to leave a backlog of N console records to a printk() caller");
+
+static int fork_hog(void *arg)
+{
+	complete(arg);
+	while (!kthread_should_stop())
+		cpu_relax();
+	return 0;
+}
+
+static int fork_ns_cmp(const void *a, const void *b)
+{
+	u32 x = *(const u32 *)a, y = *(const u32 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+enum fork_flood_mode { FLOOD_ORDER, FLOOD_DROP, FLOOD_PANIC };
+
+static int fork_flood(enum fork_flood_mode mode, unsigned int records,
+		      const char *nonce)
+{
+	static const char * const names[] = { "order", "drop", "panic" };
+	struct task_struct *printer = NULL, *hog = NULL;
+	struct completion hog_started;
+	u64 t0, t, stored_ns, drain_ns;
+	unsigned int i;
+	u32 *lat;
+	int cpu, err = 0;
+
+	lat = vmalloc(array_size(records, sizeof(*lat)));
+	if (!lat)
+		return -ENOMEM;
+	err = fork_con_start(records);
+	if (!err && !fork_con_sync())
+		err = -ETIMEDOUT;
+	if (err) {
+		unregister_console(&fork_con);
+		vfree(lat);
+		return err;
+	}
+
+	migrate_disable();
+	if (mode != FLOOD_ORDER) {
+		cpu = cpumask_any_but(cpu_online_mask, smp_processor_id());
+		printer = fork_printer_get();
+		if (cpu < nr_cpu_ids && printer) {
+			init_completion(&hog_started);
+			hog = kthread_create(fork_hog, &hog_started, "fork_hog/%d", cpu);
+			if (IS_ERR(hog)) {
+				err = PTR_ERR(hog);
+				hog = NULL;
+				goto out;
+			}
+			kthread_bind(hog, cpu);
+			sched_set_fifo(hog);
+			set_cpus_allowed_ptr(printer, cpumask_of(cpu));
+			wake_up_process(hog);
+			wait_for_completion(&hog_started);
+		}
+	}
+
+	t0 = local_clock();
+	for (i = 0; i < records; i++) {
+		t = local_clock();
+		pr_notice(FLOOD_TAG "%u of %u, padded to the length of a real log line\n",
+			  i + 1, records);
+		lat[i] = min_t(u64, local_clock() - t, U32_MAX);
+	}
+	stored_ns = local_clock() - t0;
+	if (mode == FLOOD_PANIC) {
+		pr_emerg("fork: last record before panic %s\n", nonce);
+		panic("fork: expected panic %s", nonce);
+	}
+	if (hog)
+		kthread_stop(hog);
+	if (printer)
+		set_cpus_allowed_ptr(printer, cpu_possible_mask);
+
+	/* the last record reaches the console however far behind it is */
+	if (!fork_con_wait())
+		err = -ETIMEDOUT;
+	drain_ns = (fc.last_ns ?: local_clock()) - t0;
+
+	sort(lat, records, sizeof(*lat), fork_ns_cmp, NULL);
+	snprintf(console_result, sizeof(console_result),
+		 "mode=%s records=%u seen=%u missing=%u disorder=%u dropped_notice=%lu by_printer=%u hog=%s stored_ms=%llu written_ms=%llu records_per_s=%llu printk_ns_p50=%u p99=%u max=%u",
+		 names[mode], records, fc.seen, fc.missing, fc.disorder,
+		 fc.dropped, fc.by_printer, hog ? "yes" : "no",
+		 div_u64(stored_ns, NSEC_PER_MSEC), div_u64(drain_ns, NSEC_PER_MSEC),
+		 div64_u64((u64)fc.seen * NSEC_PER_SEC, max_t(u64, drain_ns, 1)),
+		 lat[records / 2], lat[records - 1 - records / 100], lat[records - 1]);
+	if (!err && mode == FLOOD_ORDER &&
+	    (fc.seen != records || fc.missing || fc.disorder))
+		err = -EIO;
+	if (!err && mode == FLOOD_DROP &&
+	    (fc.disorder || fc.seen + fc.missing != records ||
+	     fc.dropped != fc.missing))
+		err = -EIO;
+out:
+	migrate_enable();
+	unregister_console(&fork_con);
+	if (printer)
+		put_task_struct(printer);
+	vfree(lat);
+	pr_notice("    # console_%s: %s\n", names[mode], console_result);
+	return err;
+}
+
+static int fork_flood_set(const char *val, const struct kernel_param *kp)
+{
+	enum fork_flood_mode mode = (uintptr_t)kp->arg;
+	unsigned int records;
+	int ret;
+
+	if (mode == FLOOD_PANIC) {
+		char nonce[32];
+
+		if (sscanf(val, "%31s", nonce) != 1)
+			return -EINVAL;
+		return fork_flood(mode, FLOOD_PANIC_RECORDS, nonce);
+	}
+	ret = kstrtouint(val, 0, &records);
+	if (ret)
+		return ret;
+	if (!records || records > 100000)
+		return -EINVAL;
+	return fork_flood(mode, records, NULL);
+}
+
+static const struct kernel_param_ops fork_flood_ops = {
+	.set	= fork_flood_set,
+};
+module_param_cb(console_order, &fork_flood_ops, (void *)FLOOD_ORDER, 0200);
+MODULE_PARM_DESC(console_order, "Write N: a flood of N records must reach the console whole, in order");
+module_param_cb(console_drop, &fork_flood_ops, (void *)FLOOD_DROP, 0200);
+MODULE_PARM_DESC(console_drop, "Write N: a flood of N records with the printer starved: drops as announced");
+module_param_cb(console_panic, &fork_flood_ops, (void *)FLOOD_PANIC, 0200);
+MODULE_PARM_DESC(console_panic, "Write NONCE: a flood with the printer starved, then panic(\"fork: expected panic NONCE\")");
 
 /*
  * What preempt_disable() and preempt_enable() compile to in a kernel
@@ -226,5 +544,5 @@ static const struct kernel_param_ops bench_ops = {
 module_param_cb(bench, &bench_ops, NULL, 0200);
 MODULE_PARM_DESC(bench, "Write N to time N preempt_disable()/enable() pairs");
 
-MODULE_DESCRIPTION("Preempt-count benchmark and console backlog load");
+MODULE_DESCRIPTION("Preempt-count benchmark and console loads");
 MODULE_LICENSE("GPL");
