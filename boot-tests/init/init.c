@@ -782,6 +782,7 @@ static int fork_load(void)
 }
 
 #define BACKLOG "/sys/module/fork_load/parameters/console_backlog"
+#define FLOOD "/sys/module/fork_load/parameters/console_"
 
 /*
  * Two windows.  First a backlog left to a printk() caller: a console_lock()
@@ -796,8 +797,8 @@ static void flood_work(char *what, size_t len)
 	long records = param_long("fork.backlog_records", 2000);
 	long lines = param_long("fork.flood_lines", 3000);
 	int cpus = (int)sysconf(_SC_NPROCESSORS_ONLN), ok = 0, st, err;
+	char n[24], res[400] = "";
 	int writers;
-	char n[24];
 
 	if (cpus < 1)
 		cpus = 1;
@@ -809,6 +810,8 @@ static void flood_work(char *what, size_t len)
 		err = write_file(BACKLOG, n);
 		window_close();
 	}
+	read_file(FLOOD "result", res, sizeof(res));
+	res[strcspn(res, "\n")] = '\0';
 	if (err == -EAGAIN)
 		result("console_backlog", 0, "%ld records: no printk() caller took the backlog over: the load did not happen",
 		       records);
@@ -818,8 +821,9 @@ static void flood_work(char *what, size_t len)
 		result("console_backlog", 0, "cannot make a backlog through %s: %s",
 		       BACKLOG, strerror(-err));
 	else
-		result("console_backlog", 1, "%ld records taken over by a printk() caller",
-		       records);
+		result("console_backlog", 1, "%ld records taken over by a printk() caller%s: %s",
+		       records, strstr(res, " by_printer=0") ? "" : " (the printer thread)",
+		       res);
 
 	window_open();
 	for (int w = 0; w < writers; w++)
@@ -838,8 +842,6 @@ static void test_console(void)
 	guard("console_flood", "console|printk|serial|uart|8250|hvc|vt_|devkmsg",
 	      param_long("fork.flood_thresh_us", 20000), flood_work);
 }
-
-#define FLOOD "/sys/module/fork_load/parameters/console_"
 
 /*
  * A numbered flood of "fork.<mode>_records=" records through printk(),

@@ -286,9 +286,11 @@ static int fork_console_backlog(unsigned int records)
 	migrate_enable();
 	unregister_console(&fork_con);
 
-	pr_info("    # console_backlog: records=%u unlock_us=%llu taker_cpu=%d taker_calls=%u taker_longest_printk_us=%llu written=%u by_printer=%u\n",
-		records, div_u64(unlock_ns, NSEC_PER_USEC), cpu, b.calls,
-		div_u64(b.longest_ns, NSEC_PER_USEC), fc.seen, fc.by_printer);
+	snprintf(console_result, sizeof(console_result),
+		 "records=%u unlock_us=%llu taker_cpu=%d taker_calls=%u taker_longest_printk_us=%llu written=%u by_printer=%u",
+		 records, div_u64(unlock_ns, NSEC_PER_USEC), cpu, b.calls,
+		 div_u64(b.longest_ns, NSEC_PER_USEC), fc.seen, fc.by_printer);
+	pr_info("    # console_backlog: %s\n", console_result);
 	if (printer) {
 		put_task_struct(printer);
 		/* the printer thread took it over, as it must */
