@@ -846,8 +846,9 @@ static void test_console(void)
 /*
  * A numbered flood of "fork.<mode>_records=" records through printk(),
  * counted by a console of the fork_load module (fork_flood()): @mode
- * "order" (all must arrive, once, in order) or "drop" (the printer
- * starved: what is missing must be what the dropped notices say).
+ * "order" (all must arrive, once, in order), "drop" (the printer
+ * starved: what is missing must be what the dropped notices say) or
+ * "sysrq" (the printer starved, sysrq's help printed directly).
  */
 static void console_count(const char *mode, long def)
 {
@@ -882,6 +883,15 @@ static void test_console_order(void)
 static void test_console_drop(void)
 {
 	console_count("drop", 40000);
+}
+
+/*
+ * console-resched: sysrq, what an administrator uses when the system is
+ * in trouble, prints directly even when the printer is starved
+ */
+static void test_console_sysrq(void)
+{
+	console_count("sysrq", 4000);
 }
 
 /*
@@ -1124,6 +1134,7 @@ static const struct {
 	{ "console", test_console, 2, NULL },
 	{ "console_order", test_console_order, 1, NULL },
 	{ "console_drop", test_console_drop, 1, NULL },
+	{ "console_sysrq", test_console_sysrq, 1, NULL },
 	{ "console_panic", test_console_panic, 1, NULL },
 	{ "preempt_bench", test_preempt_bench, 0, NULL },
 	{ "preemptoff_kunit", test_preemptoff_kunit, 0, "preemptoff" },

@@ -22,6 +22,7 @@
  *
  *   echo N > /sys/module/fork_load/parameters/console_order
  *   echo N > /sys/module/fork_load/parameters/console_drop
+ *   echo N > /sys/module/fork_load/parameters/console_sysrq
  *   echo NONCE > /sys/module/fork_load/parameters/console_panic
  *
  * log a numbered flood of N records (NONCE: 4000, then a panic) and count
@@ -49,6 +50,7 @@
 #include <linux/sort.h>
 #include <linux/sched/clock.h>
 #include <linux/string.h>
+#include <linux/sysrq.h>
 #include <linux/vmalloc.h>
 
 /*
@@ -61,6 +63,10 @@
  *  drop   N records, the printer thread (if any) starved meanwhile by a
  *         SCHED_FIFO hog on the CPU it is moved to: what the console
  *         misses must be what its "printk messages dropped" notices say;
+ *  sysrq  the drop mode's hog and 4000 records, then sysrq's help (a key
+ *         without an operation) from this task while the hog still runs:
+ *         the help text must reach the console before the hog stops,
+ *         written by this task, not by the starved printer;
  *  panic  the drop mode's hog and 4000 records, then a record
  *         "fork: last record before panic NONCE" and
  *         panic("fork: expected panic NONCE"): the host checks that both
@@ -85,6 +91,7 @@ static struct fork_con_count {
 	unsigned int	by_printer;	/* written by the pr/legacy thread */
 	unsigned long	dropped;	/* sum of the dropped notices */
 	bool		synced;		/* FLOOD_SYNC written: counting */
+	bool		help;		/* sysrq's "HELP : " written */
 	u64		last_ns;	/* when the last record was written */
 } fc;
 
@@ -101,6 +108,10 @@ static void fork_con_write(struct console *con, const char *s, unsigned int n)
 	}
 	if (!fc.synced)
 		return;
+	if (strnstr(s, "HELP : ", n)) {
+		fc.help = true;
+		return;
+	}
 	if (n > 3 && !strncmp(s, "** ", 3)) {
 		/* "** %lu printk messages dropped **" (printk.c) */
 		k = min_t(size_t, n - 3, sizeof(buf) - 1);
@@ -335,14 +346,15 @@ static int fork_ns_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-enum fork_flood_mode { FLOOD_ORDER, FLOOD_DROP, FLOOD_PANIC };
+enum fork_flood_mode { FLOOD_ORDER, FLOOD_DROP, FLOOD_SYSRQ, FLOOD_PANIC };
 
 static int fork_flood(enum fork_flood_mode mode, unsigned int records,
 		      const char *nonce)
 {
-	static const char * const names[] = { "order", "drop", "panic" };
+	static const char * const names[] = { "order", "drop", "sysrq", "panic" };
 	struct task_struct *printer = NULL, *hog = NULL;
 	struct completion hog_started;
+	bool help_in_time = false;
 	u64 t0, t, stored_ns, drain_ns;
 	unsigned int i;
 	u32 *lat;
@@ -392,6 +404,10 @@ static int fork_flood(enum fork_flood_mode mode, unsigned int records,
 		pr_emerg("fork: last record before panic %s\n", nonce);
 		panic("fork: expected panic %s", nonce);
 	}
+	if (mode == FLOOD_SYSRQ) {
+		handle_sysrq('h');
+		help_in_time = READ_ONCE(fc.help);
+	}
 	if (hog)
 		kthread_stop(hog);
 	if (printer)
@@ -404,14 +420,17 @@ static int fork_flood(enum fork_flood_mode mode, unsigned int records,
 
 	sort(lat, records, sizeof(*lat), fork_ns_cmp, NULL);
 	snprintf(console_result, sizeof(console_result),
-		 "mode=%s records=%u seen=%u missing=%u disorder=%u dropped_notice=%lu by_printer=%u hog=%s stored_ms=%llu written_ms=%llu records_per_s=%llu printk_ns_p50=%u p99=%u max=%u",
+		 "mode=%s records=%u seen=%u missing=%u disorder=%u dropped_notice=%lu by_printer=%u hog=%s sysrq_before_hog_stopped=%d stored_ms=%llu written_ms=%llu records_per_s=%llu printk_ns_p50=%u p99=%u max=%u",
 		 names[mode], records, fc.seen, fc.missing, fc.disorder,
-		 fc.dropped, fc.by_printer, hog ? "yes" : "no",
+		 fc.dropped, fc.by_printer, hog ? "yes" : "no", help_in_time,
 		 div_u64(stored_ns, NSEC_PER_MSEC), div_u64(drain_ns, NSEC_PER_MSEC),
 		 div64_u64((u64)fc.seen * NSEC_PER_SEC, max_t(u64, drain_ns, 1)),
 		 lat[records / 2], lat[records - 1 - records / 100], lat[records - 1]);
 	if (!err && mode == FLOOD_ORDER &&
 	    (fc.seen != records || fc.missing || fc.disorder))
+		err = -EIO;
+	if (!err && mode == FLOOD_SYSRQ &&
+	    (!help_in_time || fc.seen != records || fc.missing || fc.disorder))
 		err = -EIO;
 	if (!err && mode == FLOOD_DROP &&
 	    (fc.disorder || fc.seen + fc.missing != records ||
@@ -455,6 +474,8 @@ module_param_cb(console_order, &fork_flood_ops, (void *)FLOOD_ORDER, 0200);
 MODULE_PARM_DESC(console_order, "Write N: a flood of N records must reach the console whole, in order");
 module_param_cb(console_drop, &fork_flood_ops, (void *)FLOOD_DROP, 0200);
 MODULE_PARM_DESC(console_drop, "Write N: a flood of N records with the printer starved: drops as announced");
+module_param_cb(console_sysrq, &fork_flood_ops, (void *)FLOOD_SYSRQ, 0200);
+MODULE_PARM_DESC(console_sysrq, "Write N: N records with the printer starved, then sysrq help: printed directly");
 module_param_cb(console_panic, &fork_flood_ops, (void *)FLOOD_PANIC, 0200);
 MODULE_PARM_DESC(console_panic, "Write NONCE: a flood with the printer starved, then panic(\"fork: expected panic NONCE\")");
 
