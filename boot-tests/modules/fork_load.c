@@ -56,13 +56,18 @@
 /*
  * A numbered flood of records and a console of this module that counts
  * what it receives of it, in any kernel: with a printer thread
- * (threadprintk) or without.  Modes:
+ * (printk.threaded) or without.  Modes:
  *
- *  order  N records that fit the log buffer: every one must reach the
- *         console once and in order;
+ *  order  N records that fit the log buffer, while a kthread on the
+ *         other CPU takes and releases the console lock in a loop:
+ *         every one must reach the console once and in order;
+ *  rate   the order mode without the console_lock() holder: the printk()
+ *         call latency and console throughput of the figures;
  *  drop   N records, the printer thread (if any) starved meanwhile by a
- *         SCHED_FIFO hog on the CPU it is moved to: what the console
- *         misses must be what its "printk messages dropped" notices say;
+ *         SCHED_FIFO hog on the CPU it is moved to: the records the
+ *         console skipped (its sequence numbers) must be what its
+ *         "printk messages dropped" notices say, the flood's missing
+ *         numbers among them;
  *  sysrq  the drop mode's hog and 4000 records, then sysrq's help (a key
  *         without an operation) from this task while the hog still runs:
  *         the help text must reach the console before the hog stops,
@@ -91,6 +96,8 @@ static struct fork_con_count {
 	unsigned int	by_printer;	/* written by the pr/legacy thread */
 	unsigned long	dropped;	/* sum of the dropped notices */
 	bool		synced;		/* FLOOD_SYNC written: counting */
+	u64		last_seq;	/* of the last record written */
+	unsigned long	gaps;		/* records skipped since FLOOD_SYNC */
 	bool		help;		/* sysrq's "HELP : " written */
 	u64		last_ns;	/* when the last record was written */
 } fc;
@@ -102,16 +109,18 @@ static void fork_con_write(struct console *con, const char *s, unsigned int n)
 	const char *p;
 	size_t k;
 
+	/*
+	 * While a record is written, con->seq is its sequence number (the
+	 * console advances it after the write): what this console skipped
+	 * is known exactly, whoever logged it.
+	 */
 	if (strnstr(s, FLOOD_SYNC, n)) {
 		fc.synced = true;
+		fc.last_seq = con->seq;
 		return;
 	}
 	if (!fc.synced)
 		return;
-	if (strnstr(s, "HELP : ", n)) {
-		fc.help = true;
-		return;
-	}
 	if (n > 3 && !strncmp(s, "** ", 3)) {
 		/* "** %lu printk messages dropped **" (printk.c) */
 		k = min_t(size_t, n - 3, sizeof(buf) - 1);
@@ -123,6 +132,12 @@ static void fork_con_write(struct console *con, const char *s, unsigned int n)
 			if (!kstrtoul(buf, 10, &v))
 				fc.dropped += v;
 		}
+		return;
+	}
+	fc.gaps += con->seq - fc.last_seq - 1;
+	fc.last_seq = con->seq;
+	if (strnstr(s, "HELP : ", n)) {
+		fc.help = true;
 		return;
 	}
 	p = strnstr(s, FLOOD_TAG, n);
@@ -194,7 +209,7 @@ static bool fork_con_wait(void)
 	return READ_ONCE(fc.last_ns);
 }
 
-/* the printer thread of threadprintk, if it runs */
+/* the printer thread of printk.threaded, if it runs */
 static struct task_struct *fork_printer_get(void)
 {
 	struct task_struct *p, *found = NULL;
@@ -291,7 +306,7 @@ static int fork_console_backlog(unsigned int records)
 	unlock_ns = local_clock();
 	console_unlock();
 	unlock_ns = local_clock() - unlock_ns;
-	/* with threadprintk the printer writes it: the window is until then */
+	/* with printk.threaded the printer writes it: the window is until then */
 	written = fork_con_wait();
 	kthread_stop(taker);
 	migrate_enable();
@@ -339,6 +354,25 @@ static int fork_hog(void *arg)
 	return 0;
 }
 
+/*
+ * console_lock() holders during the order flood, on the other CPU: the
+ * printer's trylock fails on them, and the records must still come (the
+ * holder's console_unlock() hands them back to the printer).
+ */
+static int fork_locker(void *arg)
+{
+	unsigned int *holds = arg;
+
+	while (!kthread_should_stop()) {
+		console_lock();
+		udelay(50);
+		console_unlock();
+		(*holds)++;
+		usleep_range(100, 200);
+	}
+	return 0;
+}
+
 static int fork_ns_cmp(const void *a, const void *b)
 {
 	u32 x = *(const u32 *)a, y = *(const u32 *)b;
@@ -346,13 +380,14 @@ static int fork_ns_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-enum fork_flood_mode { FLOOD_ORDER, FLOOD_DROP, FLOOD_SYSRQ, FLOOD_PANIC };
+enum fork_flood_mode { FLOOD_ORDER, FLOOD_RATE, FLOOD_DROP, FLOOD_SYSRQ, FLOOD_PANIC };
 
 static int fork_flood(enum fork_flood_mode mode, unsigned int records,
 		      const char *nonce)
 {
-	static const char * const names[] = { "order", "drop", "sysrq", "panic" };
-	struct task_struct *printer = NULL, *hog = NULL;
+	static const char * const names[] = { "order", "rate", "drop", "sysrq", "panic" };
+	struct task_struct *printer = NULL, *hog = NULL, *locker = NULL;
+	unsigned int holds = 0;
 	struct completion hog_started;
 	bool help_in_time = false;
 	u64 t0, t, stored_ns, drain_ns;
@@ -373,8 +408,18 @@ static int fork_flood(enum fork_flood_mode mode, unsigned int records,
 	}
 
 	migrate_disable();
-	if (mode != FLOOD_ORDER) {
-		cpu = cpumask_any_but(cpu_online_mask, smp_processor_id());
+	cpu = cpumask_any_but(cpu_online_mask, smp_processor_id());
+	if (mode == FLOOD_ORDER && cpu < nr_cpu_ids) {
+		locker = kthread_create(fork_locker, &holds, "fork_locker/%d", cpu);
+		if (IS_ERR(locker)) {
+			err = PTR_ERR(locker);
+			locker = NULL;
+			goto out;
+		}
+		kthread_bind(locker, cpu);
+		wake_up_process(locker);
+	}
+	if (mode != FLOOD_ORDER && mode != FLOOD_RATE) {
 		printer = fork_printer_get();
 		if (cpu < nr_cpu_ids && printer) {
 			init_completion(&hog_started);
@@ -416,25 +461,31 @@ static int fork_flood(enum fork_flood_mode mode, unsigned int records,
 	/* the last record reaches the console however far behind it is */
 	if (!fork_con_wait())
 		err = -ETIMEDOUT;
+	if (locker)
+		kthread_stop(locker);
 	drain_ns = (fc.last_ns ?: local_clock()) - t0;
 
 	sort(lat, records, sizeof(*lat), fork_ns_cmp, NULL);
 	snprintf(console_result, sizeof(console_result),
-		 "mode=%s records=%u seen=%u missing=%u disorder=%u dropped_notice=%lu by_printer=%u hog=%s sysrq_before_hog_stopped=%d stored_ms=%llu written_ms=%llu records_per_s=%llu printk_ns_p50=%u p99=%u max=%u",
+		 "mode=%s records=%u seen=%u missing=%u disorder=%u dropped_notice=%lu skipped=%lu by_printer=%u hog=%s sysrq_before_hog_stopped=%d console_lock_holds=%u stored_ms=%llu written_ms=%llu records_per_s=%llu printk_ns_p50=%u p99=%u max=%u",
 		 names[mode], records, fc.seen, fc.missing, fc.disorder,
-		 fc.dropped, fc.by_printer, hog ? "yes" : "no", help_in_time,
+		 fc.dropped, fc.gaps, fc.by_printer, hog ? "yes" : "no", help_in_time, holds,
 		 div_u64(stored_ns, NSEC_PER_MSEC), div_u64(drain_ns, NSEC_PER_MSEC),
 		 div64_u64((u64)fc.seen * NSEC_PER_SEC, max_t(u64, drain_ns, 1)),
 		 lat[records / 2], lat[records - 1 - records / 100], lat[records - 1]);
-	if (!err && mode == FLOOD_ORDER &&
+	if (!err && (mode == FLOOD_ORDER || mode == FLOOD_RATE) &&
 	    (fc.seen != records || fc.missing || fc.disorder))
 		err = -EIO;
 	if (!err && mode == FLOOD_SYSRQ &&
 	    (!help_in_time || fc.seen != records || fc.missing || fc.disorder))
 		err = -EIO;
+	/* a printer that never fell behind: nothing to judge */
+	if (!err && mode == FLOOD_DROP && hog && !fc.gaps)
+		err = -EAGAIN;
+	/* the notices tell what the console skipped, of the flood or not */
 	if (!err && mode == FLOOD_DROP &&
 	    (fc.disorder || fc.seen + fc.missing != records ||
-	     fc.dropped != fc.missing))
+	     fc.dropped != fc.gaps || fc.missing > fc.gaps))
 		err = -EIO;
 out:
 	migrate_enable();
@@ -472,6 +523,8 @@ static const struct kernel_param_ops fork_flood_ops = {
 };
 module_param_cb(console_order, &fork_flood_ops, (void *)FLOOD_ORDER, 0200);
 MODULE_PARM_DESC(console_order, "Write N: a flood of N records must reach the console whole, in order");
+module_param_cb(console_rate, &fork_flood_ops, (void *)FLOOD_RATE, 0200);
+MODULE_PARM_DESC(console_rate, "Write N: as console_order, without the console_lock() holder (figures)");
 module_param_cb(console_drop, &fork_flood_ops, (void *)FLOOD_DROP, 0200);
 MODULE_PARM_DESC(console_drop, "Write N: a flood of N records with the printer starved: drops as announced");
 module_param_cb(console_sysrq, &fork_flood_ops, (void *)FLOOD_SYSRQ, 0200);
