@@ -34,6 +34,17 @@ want 'boot: PASS 6 result(s)' "$(verdict "$T/k.log" $ALL preempt_timing)"
 want 'boot: FAIL kernel: Kernel panic - not syncing: fork fixture: deliberate panic' "$(verdict "$C/bad-panic-x86_64.log" smoke)"
 want 'boot: FAIL hang: guest never reached /init (timeout after 45s)' "$(verdict "$C/bad-hang-x86_64.log" smoke)"
 
+# a test that ends in the panic it declared (expect-panic): judged from the
+# console (console-panic, x86_64, its floods cut to every 2000th record)
+CP=$C/console-panic-x86_64.log
+want 'boot: PASS 5 result(s)' "$(verdict "$CP" smoke console_panic)"
+grep -v 'Kernel panic - not syncing' "$CP" >"$T/p1.log"
+want 'boot: FAIL test: RESULT console_panic FAIL the expected panic (539f1beb) never reached the console' "$(verdict "$T/p1.log" console_panic)"
+grep -v 'fork: last record before panic' "$CP" >"$T/p2.log"
+want 'boot: FAIL test: RESULT console_panic FAIL the expected panic reached the console (line *), the record logged before it did not' "$(verdict "$T/p2.log" console_panic)"
+sed 's/not syncing: fork: expected panic 539f1beb/not syncing: fork: expected panic 539f1bec/' "$CP" >"$T/p3.log"
+want 'boot: FAIL kernel: Kernel panic - not syncing: fork: expected panic 539f1bec' "$(verdict "$T/p3.log" console_panic)"
+
 # a failing case: its own line is the reason, not its parent's
 sed 's/^\(.*\)    ok \([0-9]*\) preempt_timing_short /\1    not ok \2 preempt_timing_short /' "$PT" >"$T/f.log"
 want 'boot: FAIL test: RESULT preempt_timing_short FAIL reports=0*' "$(verdict "$T/f.log" preempt_timing_short)"
