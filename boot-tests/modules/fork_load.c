@@ -319,8 +319,13 @@ static int fork_console_backlog(unsigned int records)
 	pr_info("    # console_backlog: %s\n", console_result);
 	if (printer) {
 		put_task_struct(printer);
-		/* the printer thread took it over, as it must */
-		return written && fc.by_printer == records ? 0 : -EAGAIN;
+		/*
+		 * With the printer thread no printk() caller takes it over:
+		 * the printer writes it, or the console_lock() holder's
+		 * console_unlock() (before "printk: Let console_lock() holders
+		 * leave the printing to the printer").  Judged once written.
+		 */
+		return written ? 0 : -EAGAIN;
 	}
 	return b.longest_ns > unlock_ns ? 0 : -EAGAIN;
 }
