@@ -460,14 +460,23 @@ static int fork_flood(enum fork_flood_mode mode, unsigned int records,
 	}
 	if (hog)
 		kthread_stop(hog);
+	/*
+	 * The console lock holder runs while three quarters of the flood
+	 * are written, and is stopped before the rest: a record left behind
+	 * by a lost wake-up of the printer is then written by nobody, and
+	 * the wait times out.
+	 */
+	if (locker) {
+		for (i = 0; READ_ONCE(fc.next) <= records / 4 * 3 && i < 6000; i++)
+			msleep(20);
+		kthread_stop(locker);
+	}
 	if (printer)
 		set_cpus_allowed_ptr(printer, cpu_possible_mask);
 
 	/* the last record reaches the console however far behind it is */
 	if (!fork_con_wait())
 		err = -ETIMEDOUT;
-	if (locker)
-		kthread_stop(locker);
 	drain_ns = (fc.last_ns ?: local_clock()) - t0;
 
 	sort(lat, records, sizeof(*lat), fork_ns_cmp, NULL);
