@@ -555,8 +555,13 @@ static __always_inline void bench_inline_pair(void)
 	__preempt_count_inc();
 	barrier();
 	barrier();
+#ifdef CONFIG_PREEMPTION
 	if (unlikely(__preempt_count_dec_and_test()))
 		__preempt_schedule();
+#else
+	/* preempt_enable() without kernel preemption */
+	__preempt_count_dec();
+#endif
 }
 
 /* This kernel's pair: preempt_count_add()/sub() if something hooks them */
