@@ -415,26 +415,24 @@ static int fork_flood(enum fork_flood_mode mode, unsigned int records,
 	migrate_disable();
 	cpu = cpumask_any_but(cpu_online_mask, smp_processor_id());
 	if (mode == FLOOD_ORDER && cpu < nr_cpu_ids) {
-		locker = kthread_create(fork_locker, &holds, "fork_locker/%d", cpu);
+		locker = kthread_create_on_cpu(fork_locker, &holds, cpu, "fork_locker/%u");
 		if (IS_ERR(locker)) {
 			err = PTR_ERR(locker);
 			locker = NULL;
 			goto out;
 		}
-		kthread_bind(locker, cpu);
 		wake_up_process(locker);
 	}
 	if (mode != FLOOD_ORDER && mode != FLOOD_RATE) {
 		printer = fork_printer_get();
 		if (cpu < nr_cpu_ids && printer) {
 			init_completion(&hog_started);
-			hog = kthread_create(fork_hog, &hog_started, "fork_hog/%d", cpu);
+			hog = kthread_create_on_cpu(fork_hog, &hog_started, cpu, "fork_hog/%u");
 			if (IS_ERR(hog)) {
 				err = PTR_ERR(hog);
 				hog = NULL;
 				goto out;
 			}
-			kthread_bind(hog, cpu);
 			sched_set_fifo(hog);
 			set_cpus_allowed_ptr(printer, cpumask_of(cpu));
 			wake_up_process(hog);
