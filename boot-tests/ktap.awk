@@ -15,7 +15,9 @@
 # a version line opens a (sub)test list at its indentation; a result line
 # closes the lists opened deeper, which are its subtests.  Lines that are
 # neither version, plan, result nor "#" diagnostic are unknown lines and
-# do not count.
+# do not count.  A failed result without a detail of its own gets the
+# failure's diagnostic printed before it (KUnit's "# case: EXPECTATION
+# FAILED at file:line" and up to three lines of its message).
 function indent(s) { match(s, /^ */); return RLENGTH }
 function problem(what) { err[++nerr] = what }
 # close the lists deeper than @d: they were the subtests of the result at @d
@@ -79,9 +81,21 @@ function close_below(d,    k) {
 		if (num != count[d])
 			problem(sprintf("%s: result %d numbered %d", label[d], count[d], num))
 		close_below(d)
+		if (st == "FAIL" && detail == "" && why != "" && index(why, name ": ") == 1)
+			detail = substr(why, length(name) + 3, 240)
+		why = ""
 		printf "RESULT %s %s %s\n", name, st, detail
 	} else if (body !~ /^#/) {
+		# the lines of a failure's message that follow its diagnostic
+		if (why != "" && whyl < 3 && body != "") {
+			why = why " / " body; whyl++
+		}
 		next
+	}
+	if (body ~ /^# [^ ]+: .*FAILED/ && why == "") {
+		# KUnit's "# case: EXPECTATION FAILED at file:line", then the
+		# message: the detail of the case's "not ok" result
+		why = substr(body, 3); whyl = 0
 	}
 	if (ktap != "")
 		print line > ktap

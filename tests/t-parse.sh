@@ -48,6 +48,13 @@ want 'boot: FAIL kernel: Kernel panic - not syncing: fork: expected panic 539f1b
 # a failing case: its own line is the reason, not its parent's
 sed 's/^\(.*\)    ok \([0-9]*\) preempt_timing_short /\1    not ok \2 preempt_timing_short /' "$PT" >"$T/f.log"
 want 'boot: FAIL test: RESULT preempt_timing_short FAIL reports=0*' "$(verdict "$T/f.log" preempt_timing_short)"
+# a KUnit case that failed without a detail: its diagnostic is the detail
+sed -e 's/^\(.*\)    ok \([0-9]*\) preempt_timing_short .*/\1    # preempt_timing_short: EXPECTATION FAILED at lib\/x.c:9\
+\1    Expected n == 1, but\
+\1        n == 2 (0x2)\
+\1    not ok \2 preempt_timing_short/' "$PT" >"$T/d.log"
+want 'boot: FAIL test: RESULT preempt_timing_short FAIL EXPECTATION FAILED at lib/x.c:9 / Expected n == 1, but / n == 2 (0x2)' \
+	"$(verdict "$T/d.log" preempt_timing_short)"
 # a parent that failed without a failing subtest (the base: no trigger)
 sed -e '/^\[[ 0-9.]*\]     /d' -e 's/^ok 1 preempt_timing$/not ok 1 preempt_timing # cannot trigger \/sys\/module\/test_preempt_timing\/parameters\/run: No such file or directory/' \
 	"$PT" >"$T/b.log"
