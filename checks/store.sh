@@ -19,7 +19,8 @@
 #               tests.txt lines that can apply to the commit, the boot
 #               scripts (boot, parse, initramfs) and test modules, the
 #               guest init's source, its compiler's version and the C
-#               library it links, QEMU's version, the accelerator (tcg or
+#               library it links, the guest's programs (cyclictest and its
+#               libraries, by content), QEMU's version, the accelerator (tcg or
 #               kvm), and the environment that selects tests (controls),
 #               the timeout or the firmware
 #   control-T   a boot of the topic's base (or tip) with test T selected
@@ -41,7 +42,7 @@ STORE=$RESULTS/v2
 _TAB=$(printf '\t')
 # what a boot check runs (paths without blanks)
 _BOOT_SCRIPTS="$TOP/checks/boot $TOP/checks/build $TOP/boot-tests/boot $TOP/boot-tests/parse $TOP/boot-tests/ktap.awk
-$TOP/boot-tests/initramfs $TOP/boot-tests/nvram"
+$TOP/boot-tests/initramfs $TOP/boot-tests/nvram $TOP/boot-tests/guest-root"
 # the fork's own test modules, which a build builds and a boot packs
 _FORK_MODULES="$TOP/boot-tests/modules/Kbuild $TOP/boot-tests/modules/fork_load.c"
 # the config fragments (scripts/kconfig reads the same)
@@ -293,6 +294,8 @@ store_inputs() {
 		echo "init-libc $_mv"
 		_hmemo init "$TOP/boot-tests/init/init.c"
 		echo "init $_hv"
+		_memo "groot_$_a" _groot "$_a"
+		echo "guest-root $_mv"
 		archvar "$_a" QEMU
 		_memo "qemu_$_a" "$_av" --version
 		echo "tool qemu $_mv"
@@ -302,13 +305,19 @@ store_inputs() {
 		_hmemo boot $_BOOT_SCRIPTS $_FORK_MODULES
 		echo "script $_hv lib $_lib"
 		echo "env FORK_BOOT_TESTS=${FORK_BOOT_TESTS-} FORK_BOOT_CMDLINE=${FORK_BOOT_CMDLINE-}" \
-			"FORK_BOOT_TIMEOUT=${FORK_BOOT_TIMEOUT-} FORK_BOOT_FIRMWARE=${FORK_BOOT_FIRMWARE-}${FORK_BOOT_ACCEL:+ FORK_BOOT_ACCEL=$FORK_BOOT_ACCEL}"
+			"FORK_BOOT_TIMEOUT=${FORK_BOOT_TIMEOUT-} FORK_BOOT_FIRMWARE=${FORK_BOOT_FIRMWARE-}${FORK_BOOT_ACCEL:+ FORK_BOOT_ACCEL=$FORK_BOOT_ACCEL}${FORK_BOOT_MEM:+ FORK_BOOT_MEM=$FORK_BOOT_MEM}"
 		boot_lines "$_c" "$_tree"
 		;;
 	esac
 }
 
 # the C library the guest init links statically
+# _groot ARCH: the guest's programs (boot-tests/guest-root), by content:
+# the packages they come from may be updated
+_groot() {
+	_gr=$("$TOP/boot-tests/guest-root" "$1") || { echo "missing guest root for $1"; return 0; }
+	(cd "$_gr" && find . -type f | LC_ALL=C sort | xargs sha1sum | _sha)
+}
 _libcsha() {
 	_lc=$("$1" -print-file-name=libc.a 2>/dev/null)
 	if [ -r "$_lc" ]; then _fsha "$_lc"; else echo "missing libc.a for $1"; fi
@@ -395,6 +404,7 @@ store_warm() {
 		archvar "$_wa" INIT_CC
 		_memo "icc_$_wa" _ccver "$_av"
 		_memo "libc_$_wa" _libcsha "$_av"
+		_memo "groot_$_wa" _groot "$_wa"
 		archvar "$_wa" QEMU
 		_memo "qemu_$_wa" "$_av" --version
 		archvar "$_wa" QEMU_KVM_ARGS

@@ -29,6 +29,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1096,6 +1097,309 @@ static void test_softirq_hold(void)
 		 "storm_ms=%s work_us=%s max_section: %s", ms, work, max);
 }
 
+/*
+ * Wakeup latency of a SCHED_FIFO task as the field measures it: Debian's
+ * cyclictest (rt-tests, boot-tests/guest-root) on one CPU, first with
+ * nothing else to do there (lat_idle), then while a load runs on the same
+ * CPU (lat_load).  "fork.lat_load=" selects the load:
+ *   thp  map fork.thp_mib MiB (default 1024) of anonymous memory with
+ *        MADV_HUGEPAGE, fault it in and unmap it, in a loop; the first
+ *        round's AnonHugePages says whether the THPs were PMD-mapped
+ *        (SKIP when less than half of it was);
+ *   hog  fork_load's hog_ms: fork.hog_ms (default 50) ms with preemption
+ *        disabled, every 200 ms: a known stall, the positive control.
+ * cyclictest: "-p fork.lat_prio" (default 95) FIFO, one thread on CPU
+ * "fork.lat_cpu" (default 0), "fork.lat_loops" samples (default 10000) at
+ * "fork.lat_interval_us" (default 1000), a histogram of 1 us buckets up
+ * to "fork.lat_hist_us" (default 100000).  Each result says the samples
+ * and p50/p99/p99.9/max in us ("over" when a percentile is past the
+ * histogram), the histogram in power-of-two buckets as a diagnostic.  A
+ * measurement, not a judgement: PASS when it measured.  With
+ * ftrace=preemptoff, lat_load also says the longest non-preemptible
+ * section of the load phase (what preempt timing sees of the same load).
+ */
+#define CYCLICTEST "/usr/bin/cyclictest"
+
+struct lat {
+	long	samples, max, p50, p99, p999, over;
+	long	log2[24];	/* samples of [2^i, 2^(i+1)) us; [0] also 0 us */
+	char	err[160];
+};
+
+/* the smallest latency that @q of the samples do not exceed; -1: over */
+static long lat_pct(const long *hist, long nb, long total, double q)
+{
+	long need = (long)(q * (double)total + 0.999999), cum = 0;
+
+	for (long b = 0; b < nb; b++) {
+		cum += hist[b];
+		if (cum >= need)
+			return b;
+	}
+	return -1;
+}
+
+/* run cyclictest on @cpu, read its histogram and summary into @l */
+static void lat_run(int cpu, struct lat *l)
+{
+	long nb = param_long("fork.lat_hist_us", 100000), *hist;
+	char a_cpu[16], a_prio[16], a_int[24], a_loops[24], a_hist[24];
+	char *line = NULL;
+	size_t cap = 0;
+	int fd[2], st;
+	FILE *f;
+	pid_t pid;
+
+	memset(l, 0, sizeof(*l));
+	hist = calloc(nb, sizeof(*hist));
+	if (!hist || pipe(fd)) {
+		snprintf(l->err, sizeof(l->err), "no memory or pipe: %s", strerror(errno));
+		free(hist);
+		return;
+	}
+	snprintf(a_cpu, sizeof(a_cpu), "-a%d", cpu);
+	snprintf(a_prio, sizeof(a_prio), "-p%ld", param_long("fork.lat_prio", 95));
+	snprintf(a_int, sizeof(a_int), "-i%ld", param_long("fork.lat_interval_us", 1000));
+	snprintf(a_loops, sizeof(a_loops), "-l%ld", param_long("fork.lat_loops", 10000));
+	snprintf(a_hist, sizeof(a_hist), "-h%ld", nb);
+	pid = fork();
+	if (pid == 0) {
+		char *argv[] = { CYCLICTEST, "-q", "-m", "-t1", a_cpu, a_prio,
+				 a_int, a_loops, a_hist, NULL };
+		char *envp[] = { "PATH=/usr/bin", NULL };
+
+		dup2(fd[1], 1);
+		close(fd[0]);
+		close(fd[1]);
+		execve(CYCLICTEST, argv, envp);
+		_exit(127);
+	}
+	close(fd[1]);
+	f = fdopen(fd[0], "r");
+	/* whole lines: "# Thread 0:" lists every overflow's cycle number */
+	while (f && getline(&line, &cap, f) > 0) {
+		long b, c;
+
+		if (line[0] >= '0' && line[0] <= '9' &&
+		    sscanf(line, "%ld %ld", &b, &c) == 2 && b >= 0 && b < nb) {
+			hist[b] += c;
+			l->samples += c;
+		} else if (!strncmp(line, "# Max Latencies:", 16)) {
+			l->max = atol(line + 16);
+		} else if (!strncmp(line, "# Histogram Overflows:", 22)) {
+			l->over = atol(line + 22);
+		}
+	}
+	free(line);
+	if (f)
+		fclose(f);
+	else
+		close(fd[0]);
+	if (pid < 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st)) {
+		snprintf(l->err, sizeof(l->err), "%s %s %s %s %s failed (status %d)",
+			 CYCLICTEST, a_cpu, a_prio, a_loops, a_hist, pid < 0 ? -1 : st);
+	} else if (!l->samples) {
+		snprintf(l->err, sizeof(l->err), "%s printed no histogram", CYCLICTEST);
+	} else {
+		long total = l->samples + l->over;
+
+		l->samples = total;
+		l->p50 = lat_pct(hist, nb, total, 0.50);
+		l->p99 = lat_pct(hist, nb, total, 0.99);
+		l->p999 = lat_pct(hist, nb, total, 0.999);
+		for (long b = 0; b < nb; b++) {
+			int i = 0;
+
+			while ((2L << i) <= b && i < 23)
+				i++;
+			l->log2[i] += hist[b];
+		}
+	}
+	free(hist);
+}
+
+static void lat_result(const char *name, const struct lat *l, const char *load)
+{
+	char d[24][24], h[400] = "";
+	const long *p[] = { &l->p50, &l->p99, &l->p999 };
+	size_t n = 0;
+
+	if (l->err[0]) {
+		result(name, 0, "%s", l->err);
+		return;
+	}
+	for (int i = 0; i < 3; i++) {
+		if (*p[i] < 0)
+			snprintf(d[i], sizeof(d[i]), "over");
+		else
+			snprintf(d[i], sizeof(d[i]), "%ld", *p[i]);
+	}
+	for (int i = 0; i < 24 && n < sizeof(h) - 32; i++)
+		if (l->log2[i])
+			n += snprintf(h + n, sizeof(h) - n, " %ld:%ld", i ? 1L << i : 0L, l->log2[i]);
+	if (l->over)
+		snprintf(h + n, sizeof(h) - n, " over:%ld", l->over);
+	out("# %s: histogram (lowest us of a power-of-two bucket: samples):%s\n", name, h);
+	result(name, 1, "samples=%ld p50_us=%s p99_us=%s p999_us=%s max_us=%ld %s",
+	       l->samples, d[0], d[1], d[2], l->max, load);
+}
+
+static double now_ms(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
+}
+
+/* AnonHugePages of this process, in kB */
+static long anon_huge_kb(void)
+{
+	char buf[4096], *h;
+
+	if (read_whole("/proc/self/smaps_rollup", buf, sizeof(buf)) < 0)
+		return -1;
+	h = strstr(buf, "AnonHugePages:");
+	return h ? atol(h + 14) : -1;
+}
+
+/*
+ * The load, a child on @cpu until killed: one line per round on @wfd,
+ * "round N huge_kb K unmap_ms T" (thp) or "round N" (hog).
+ */
+static void lat_load(const char *kind, int cpu, int wfd)
+{
+	size_t sz = (size_t)param_long("fork.thp_mib", 1024) << 20, pmd = 2UL << 20;
+	char ms[16], line[96];
+	cpu_set_t set;
+	double t;
+	char *p, *a;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	sched_setaffinity(0, sizeof(set), &set);
+	snprintf(ms, sizeof(ms), "%ld", param_long("fork.hog_ms", 50));
+	for (long n = 1;; n++) {
+		int len;
+
+		if (!strcmp(kind, "hog")) {
+			int err = write_file("/sys/module/fork_load/parameters/hog_ms", ms);
+
+			len = err ? snprintf(line, sizeof(line), "error hog_ms: %s\n", strerror(-err)) :
+				    snprintf(line, sizeof(line), "round %ld\n", n);
+			if (write(wfd, line, len) < 0 || err)
+				_exit(1);
+			usleep(200000);
+			continue;
+		}
+		p = mmap(NULL, sz + pmd, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (p == MAP_FAILED) {
+			len = snprintf(line, sizeof(line), "error mmap: %s\n", strerror(errno));
+			if (write(wfd, line, len) < 0)
+				_exit(1);
+			_exit(1);
+		}
+		a = (char *)(((unsigned long)p + pmd - 1) & ~(pmd - 1));
+		madvise(a, sz, MADV_HUGEPAGE);
+		touch_pages(a, sz);
+		len = snprintf(line, sizeof(line), "round %ld huge_kb %ld", n, anon_huge_kb());
+		t = now_ms();
+		munmap(p, sz + pmd);
+		len += snprintf(line + len, sizeof(line) - len, " unmap_ms %.1f\n", now_ms() - t);
+		if (write(wfd, line, len) < 0)
+			_exit(1);
+	}
+}
+
+static void test_lat(void)
+{
+	char kind[16], line[128], load[400], pmax[300];
+	int tracer;
+	int cpu = (int)param_long("fork.lat_cpu", 0), fd[2], rounds = 0;
+	long huge_kb = -1, want_kb = param_long("fork.thp_mib", 1024) << 10;
+	double unmap_max = 0;
+	struct lat l;
+	FILE *f;
+	pid_t pid;
+
+	if (access(CYCLICTEST, X_OK)) {
+		skip("lat_idle", "no %s in the initramfs", CYCLICTEST);
+		skip("lat_load", "no %s in the initramfs", CYCLICTEST);
+		return;
+	}
+	if (!param("fork.lat_load", kind, sizeof(kind)))
+		strcpy(kind, "thp");
+	if (!strcmp(kind, "hog") && fork_load()) {
+		lat_run(cpu, &l);
+		lat_result("lat_idle", &l, "load=none");
+		result("lat_load", 0, "cannot load /lib/modules/fork_load.ko");
+		return;
+	}
+	lat_run(cpu, &l);
+	lat_result("lat_idle", &l, "load=none");
+	if (pipe(fd)) {
+		result("lat_load", 0, "pipe: %s", strerror(errno));
+		return;
+	}
+	pid = fork();
+	if (pid == 0) {
+		close(fd[0]);
+		lat_load(kind, cpu, fd[1]);
+		_exit(0);
+	}
+	close(fd[1]);
+	usleep(100000);
+	/* what the preemptoff tracer (ftrace=preemptoff) sees meanwhile */
+	tracer = !max_mode(pmax, sizeof(pmax));
+	lat_run(cpu, &l);
+	pmax[0] = '\0';
+	if (tracer)
+		read_max(pmax, sizeof(pmax));
+	if (pid > 0) {
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+	}
+	f = fdopen(fd[0], "r");
+	while (f && fgets(line, sizeof(line), f)) {
+		long n, kb;
+		double ms;
+
+		if (sscanf(line, "round %ld huge_kb %ld unmap_ms %lf", &n, &kb, &ms) == 3) {
+			if (huge_kb < 0)
+				huge_kb = kb;
+			if (ms > unmap_max)
+				unmap_max = ms;
+			rounds++;
+		} else if (sscanf(line, "round %ld", &n) == 1) {
+			rounds++;
+		} else if (!strncmp(line, "error", 5)) {
+			line[strcspn(line, "\n")] = '\0';
+			if (!l.err[0])
+				snprintf(l.err, sizeof(l.err), "load %s: %s", kind, line);
+		}
+	}
+	if (f)
+		fclose(f);
+	if (!strcmp(kind, "thp")) {
+		if (huge_kb >= 0 && huge_kb < want_kb / 2) {
+			skip("lat_load", "THPs not PMD-mapped: AnonHugePages %ld of %ld kB", huge_kb, want_kb);
+			return;
+		}
+		snprintf(load, sizeof(load), "load=thp rounds=%d huge_kb=%ld unmap_max_ms=%.1f",
+			 rounds, huge_kb, unmap_max);
+	} else {
+		snprintf(load, sizeof(load), "load=%s rounds=%d hog_ms=%ld", kind, rounds,
+			 param_long("fork.hog_ms", 50));
+	}
+	if (tracer)
+		snprintf(load + strlen(load), sizeof(load) - strlen(load),
+			 "; longest preemptoff section: %s", pmax[0] ? pmax : "none");
+	if (!rounds && !l.err[0])
+		snprintf(l.err, sizeof(l.err), "the load %s did no round", kind);
+	lat_result("lat_load", &l, load);
+}
+
 /* CPU hotplug of cpu1 (boot with maxcpus=1 to bring it up the first time) */
 static void cpu1_set(const char *name, const char *val)
 {
@@ -1148,6 +1452,7 @@ static const struct {
 	{ "preemptoff_printk", test_preemptoff_printk, 1, NULL },
 	{ "preemptoff_hist", test_preemptoff_hist, 1, NULL },
 	{ "softirq_hold", test_softirq_hold, 0, "tasklet_storm" },
+	{ "lat", test_lat, 2, NULL },
 };
 
 /* run tests[i] as top-level test @nr and print its result line */

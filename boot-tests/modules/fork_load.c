@@ -28,6 +28,8 @@
  * log a numbered flood of N records (NONCE: 4000, then a panic) and count
  * what a console of this module receives of it; see fork_flood().  The
  * figures are in console_result.
+ *   echo MS > /sys/module/fork_load/parameters/hog_ms
+ * spins MS ms with preemption disabled: a known stall (hog_set()).
  */
 
 #include <linux/completion.h>
@@ -637,5 +639,32 @@ static const struct kernel_param_ops bench_ops = {
 module_param_cb(bench, &bench_ops, NULL, 0200);
 MODULE_PARM_DESC(bench, "Write N to time N preempt_disable()/enable() pairs");
 
-MODULE_DESCRIPTION("Preempt-count benchmark and console loads");
+/*
+ * A known stall, the positive control of a latency measurement: the
+ * writer's CPU spins MS milliseconds with preemption disabled, so a
+ * SCHED_FIFO task woken on it meanwhile waits that long.
+ */
+static int hog_set(const char *val, const struct kernel_param *kp)
+{
+	unsigned int ms;
+	int ret;
+
+	ret = kstrtouint(val, 0, &ms);
+	if (ret)
+		return ret;
+	if (!ms || ms > 1000)
+		return -EINVAL;
+	preempt_disable();
+	mdelay(ms);
+	preempt_enable();
+	return 0;
+}
+
+static const struct kernel_param_ops hog_ops = {
+	.set	= hog_set,
+};
+module_param_cb(hog_ms, &hog_ops, NULL, 0200);
+MODULE_PARM_DESC(hog_ms, "Write MS to spin MS ms with preemption disabled");
+
+MODULE_DESCRIPTION("Preempt-count benchmark, console loads and a CPU hog");
 MODULE_LICENSE("GPL");
