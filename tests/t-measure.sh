@@ -5,7 +5,7 @@
 . "$(dirname "$0")/lib.sh"
 
 need_ktree
-expect_fail "no config variant nosuch (boot-tests/configs/variants/ or boot-tests/configs/)" \
+expect_fail "no config variant nosuch" \
 	"$S/measure" base x86_64 nosuch smoke
 expect_fail "unknown commit nosuchcommit" "$S/measure" nosuchcommit x86_64 - smoke
 expect_fail "usage: measure COMMIT ARCH VARIANT TESTS" "$S/measure" base x86_64
