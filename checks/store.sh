@@ -100,15 +100,33 @@ configs_load() {
 	[ -n "${_CONFIGS:-}" ] || _CONFIGS=$("$TOP/scripts/configs") || die "$CONFIGS_TXT is not valid"
 }
 
-# config_runs RUNS BASE COMMIT TIP: does a config of configs.txt that runs
-# on RUNS (commits, tips, integration) run on COMMIT of a topic based on
-# BASE ('*': the integration branch) whose tip is TIP?
+# config_runs RUNS BASE COMMIT TIP TOPIC CONFIG: does config CONFIG of
+# configs.txt, which runs on RUNS (commits, tips, integration, tests), run
+# on COMMIT of TOPIC, based on BASE ('*': the integration branch), whose
+# tip is TIP?
 config_runs() {
 	case $1:$2 in
 	commits:*) return 0 ;;
-	tips:* | integration:\*) [ "$3" = "$4" ] ;;
+	tips:* | integration:\* | tests:\*) [ "$3" = "$4" ] ;;
+	tests:*) [ "$3" = "$4" ] && [ -n "$(bound_tests "$5" "$6")" ] ;;
 	*) return 1 ;;
 	esac
+}
+
+# bound_tests TOPIC CONFIG: the names of TOPIC's boot tests bound to
+# CONFIG (needs config:CONFIG)
+bound_tests() {
+	_boottests | awk -F'\t' -v t="$1" -v c="config:$2" \
+		'$2 == t && index("," $3 ",", "," c ",") { print $1 }'
+}
+
+# test_config NEEDS: the config a test's needs bind it to ("" for none)
+test_config() {
+	case ,$1, in
+	*,config:*) _tc=${1#*config:} _tc=${_tc%%,*} ;;
+	*) _tc= ;;
+	esac
+	echo "$_tc"
 }
 
 # config_boot_arches: the arches of the boot config, comma-separated
@@ -154,7 +172,8 @@ _defines() {
 }
 
 # boot_lines COMMIT TREE: the tests.txt lines that can apply to COMMIT
-# (selected by FORK_BOOT_TESTS when set, as the controls do)
+# in the config of the check being keyed ($_kc, store_inputs; none: boot),
+# or those FORK_BOOT_TESTS selects when set, as the controls do
 boot_lines() {
 	eval "_bc=\${_BC_$1-}"
 	[ -n "${_BOOTTESTS:-}" ] || _boottests >/dev/null
@@ -169,6 +188,7 @@ boot_lines() {
 				case $_nd in
 				-) ;;
 				CONFIG_*) _defines "$2" "${_nd#CONFIG_}" || _ok= ;;
+				config:*) [ "${_nd#config:}" = "${_kc:-boot}" ] || _ok= ;;
 				topic:*)
 					topic_first "${_nd#topic:}" || _ok=
 					case "$_bc " in *" $_first "*) ;; *) _ok= ;; esac ;;
@@ -251,7 +271,7 @@ store_inputs() {
 	_kb=${_k%%@*} _kc=
 	case $_k in *@*) _kc=${_k#*@} ;; esac
 	case $_kb:$_kc in
-	build:* | sparse:* | boot:* | control-*: | mutant-*:) ;;
+	build:* | sparse:* | boot:* | control-*:* | mutant-*:) ;;
 	*) die "unknown check $_k" ;;
 	esac
 	echo "tree $_tree"
@@ -444,7 +464,18 @@ tip_tests_missing() {
 	_tt=$(store_lookup boot "$(kgit rev-parse "refs/heads/$1")" "$2" | store_field tests)
 	[ -n "$_tt" ] || { echo '?'; return 0; }
 	_boottests | awk -F'\t' -v t="$1" -v ran=" $_tt " \
-		'$2 == t && index(ran, " " $1 " ") == 0 { print $1 }'
+		'$2 == t && $3 !~ /(^|,)config:/ && index(ran, " " $1 " ") == 0 { print $1 }'
+	# a test bound to a config: in that config's boot of the tip, on the
+	# arches of the config
+	_boottests | awk -F'\t' -v t="$1" '$2 == t && $3 ~ /(^|,)config:/ { print $1 "\t" $3 }' |
+		while IFS=$_TAB read -r _tn _tnd; do
+			_tc=$(test_config "$_tnd")
+			config_line "$_tc" || continue
+			case ",$(printf '%s\n' "$_cl" | cut -f2)," in *",$2,"*) ;; *) continue ;; esac
+			_tt=$(store_lookup "boot@$_tc" "$(kgit rev-parse "refs/heads/$1")" "$2" | store_field tests)
+			[ -n "$_tt" ] || { echo '?'; continue; }
+			case " $_tt " in *" $_tn "*) ;; *) echo "$_tn" ;; esac
+		done
 }
 
 # store_controls TOPIC: the topic's negative controls, TSV: check name,
@@ -454,11 +485,14 @@ tip_tests_missing() {
 store_controls() {
 	_cb=$(printf '%s\n' "$_GRAPH" | awk -F'\t' -v t="$1" '$1 == t { print $2 }')
 	[ "$_cb" != '*' ] || _cb=base
-	_boottests | while IFS=$(printf '\t') read -r _n _t _x _x _x _x _ctl; do
+	_boottests | while IFS=$(printf '\t') read -r _n _t _nds _x _x _x _ctl; do
 		[ "$_t" = "$1" ] || continue
+		# a test bound to a config: its control boots that config
+		_cs=$(test_config "$_nds")
+		_cs=${_cs:+@$_cs}
 		case $_ctl in
-		base) printf 'control-%s\t%s\tFORK_BOOT_TESTS=smoke,%s\n' "$_n" "$(kgit rev-parse "$_cb")" "$_n" ;;
-		tip:*) printf 'control-%s\t%s\tFORK_BOOT_TESTS=smoke,%s FORK_BOOT_CMDLINE=%s\n' "$_n" \
+		base) printf 'control-%s%s\t%s\tFORK_BOOT_TESTS=smoke,%s\n' "$_n" "$_cs" "$(kgit rev-parse "$_cb")" "$_n" ;;
+		tip:*) printf 'control-%s%s\t%s\tFORK_BOOT_TESTS=smoke,%s FORK_BOOT_CMDLINE=%s\n' "$_n" "$_cs" \
 			"$(kgit rev-parse "refs/heads/$1")" "$_n" "${_ctl#tip:}" ;;
 		esac
 	done

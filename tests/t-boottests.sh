@@ -15,15 +15,19 @@ awk -F'\t' 'NF != 7 { exit 1 }' "$T/out" && ok "seven fields per test" || bad "n
 # a fixture graph: a, b on a, the integration topic all
 export BRANCHES_TXT=$T/branches.txt
 printf 'a  base  x86_64  d\nb  a  x86_64  d\nall  *  x86_64  merge\n' >"$BRANCHES_TXT"
+# and configs: boot, and voluntary, to which a test can be bound
+export CONFIGS_TXT=$T/configs.txt
+printf 'boot  *  commits  build,sparse,boot  -  -\nvoluntary  *  tests  build,boot  voluntary  -\n' >"$CONFIGS_TXT"
 good='smoke  -  -  smoke  -  smoke  -
 # a comment
 
 t-a   a    CONFIG_FOO_1   ga,gb  x=1,y=2  ra,rb  base
 t-b   b    topic:a        gb     -        rb     tip:fork.x=2,y=3
-t-all all  -              gc     -        rc     -'
+t-all all  -              gc     -        rc     -
+t-v   a    config:voluntary,topic:a  gv  -  rv  base'
 printf '%s\n' "$good" >"$T/good"
 expect_ok "$B" "$T/good"
-[ "$(cut -f1 "$T/out" | tr '\n' ' ')" = "smoke t-a t-b t-all " ] && ok "file order, comments skipped" ||
+[ "$(cut -f1 "$T/out" | tr '\n' ' ')" = "smoke t-a t-b t-all t-v " ] && ok "file order, comments skipped" ||
 	bad "names: $(cut -f1 "$T/out" | tr '\n' ' ')"
 [ "$(sed -n 3p "$T/out")" = "$(printf 't-b\tb\ttopic:a\tgb\t-\trb\ttip:fork.x=2,y=3')" ] &&
 	ok "fields as written" || bad "t-b: $(sed -n 3p "$T/out")"
@@ -35,7 +39,7 @@ cmp -s "$T/out" "$T/out.good" && ok "no FILE: \$TESTS_TXT" || bad "\$TESTS_TXT n
 # with file:line PATTERN, and prints nothing
 refuse() {
 	printf '%s\n%s\n' "$good" "$3" >"$T/$1"
-	expect_fail "^$T/$1:7: $2" "$B" "$T/$1"
+	expect_fail "^$T/$1:8: $2" "$B" "$T/$1"
 	[ ! -s "$T/out" ] || bad "$1: printed something: $(head -n 1 "$T/out")"
 }
 refuse six "malformed line: expected 7 fields .*, got 6" 'x  a  -  g  -  r'
@@ -46,6 +50,9 @@ refuse topic 'test "x": unknown topic "nosuch"' 'x  nosuch  -  g  -  r  base'
 refuse needs-cfg 'test "x": bad needs "CONFIG_foo"' 'x  a  CONFIG_foo  g  -  r  base'
 refuse needs-word 'test "x": bad needs "always"' 'x  a  always  g  -  r  base'
 refuse needs-topic 'test "x": needs an unknown topic "c"' 'x  a  topic:c  g  -  r  base'
+refuse needs-config 'test "x": needs an unknown config "nosuch"' 'x  a  config:nosuch  g  -  r  base'
+refuse needs-config-boot 'test "x": needs an unknown config "boot"' 'x  a  config:boot  g  -  r  base'
+refuse needs-configs 'test "x": more than one config: in its needs' 'x  a  config:voluntary,config:voluntary  g  -  r  base'
 refuse results-dash 'test "x": empty result in "-"' 'x  a  -  g  -  -  base'
 refuse results-item 'test "x": empty result in "r,,s"' 'x  a  -  g  -  r,,s  base'
 refuse results-end 'test "x": empty result in "r,"' 'x  a  -  g  -  r,  base'
