@@ -115,5 +115,22 @@ EOF
 kc=$(key boot base x86_64 "FORK_BOOT_TESTS=smoke,fixture-never")
 [ "$kc" != "$(key boot base x86_64)" ] && ok "a control's key differs from the boot of the same tree" ||
 	bad "control and boot share a key"
+# a test bound to a config (needs config:NAME): in the key of that
+# config's boot, not of the boot config's; its control is keyed in that
+# config too
+cp "$CONFIGS_TXT" "$T/configs.txt"
+printf 'vol  *  tests  build,boot  voluntary  -\n' >>"$T/configs.txt"
+kb=$(CONFIGS_TXT=$T/configs.txt key boot "$tip" x86_64)
+kv=$(CONFIGS_TXT=$T/configs.txt key boot@vol "$tip" x86_64)
+echo 'fixture-bound fixture-a topic:fixture-a,config:vol smoke - smoke base' >>"$TESTS_TXT"
+[ "$kb" = "$(CONFIGS_TXT=$T/configs.txt key boot "$tip" x86_64)" ] &&
+	ok "a test bound to another config: not in the boot key" || bad "a bound test changed the boot key"
+[ "$kv" != "$(CONFIGS_TXT=$T/configs.txt key boot@vol "$tip" x86_64)" ] &&
+	ok "a test bound to a config: in that config's boot key" || bad "a bound test left its config's boot key as it was"
+(cd "$R" && CONFIGS_TXT=$T/configs.txt checks/store inputs boot@vol "$tip" x86_64) | grep -q '^test fixture-bound ' &&
+	ok "the bound test's line in its config's manifest" || bad "no line of the bound test in boot@vol's inputs"
+kcb=$(CONFIGS_TXT=$T/configs.txt key control-fixture-bound@vol base x86_64 "FORK_BOOT_TESTS=smoke,fixture-bound")
+[ "$kcb" != "$(CONFIGS_TXT=$T/configs.txt key control-fixture-bound base x86_64 "FORK_BOOT_TESTS=smoke,fixture-bound")" ] &&
+	ok "a bound control is keyed in its config" || bad "a bound control's key ignores its config"
 g worktree remove --force "$W"
 finish

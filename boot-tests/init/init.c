@@ -1106,6 +1106,9 @@ static void test_softirq_hold(void)
  *        MADV_HUGEPAGE, fault it in and unmap it, in a loop; the first
  *        round's AnonHugePages says whether the THPs were PMD-mapped
  *        (SKIP when less than half of it was);
+ *   thp_partial  the same, but before the munmap() all of each THP but
+ *        its last page is MADV_DONTNEED'd: the THPs stay (deferred split,
+ *        checked by MemFree) and the munmap() frees each by a tail page;
  *   hog  fork_load's hog_ms: fork.hog_ms (default 50) ms with preemption
  *        disabled, every 200 ms: a known stall, the positive control.
  * cyclictest: "-p fork.lat_prio" (default 95) FIFO, one thread on CPU
@@ -1266,6 +1269,17 @@ static long anon_huge_kb(void)
 	return h ? atol(h + 14) : -1;
 }
 
+/* MemFree of /proc/meminfo, in kB */
+static long mem_free_kb(void)
+{
+	char buf[4096], *h;
+
+	if (read_whole("/proc/meminfo", buf, sizeof(buf)) < 0)
+		return -1;
+	h = strstr(buf, "MemFree:");
+	return h ? atol(h + 8) : -1;
+}
+
 /*
  * The load, a child on @cpu until killed: one line per round on @wfd,
  * "round N huge_kb K unmap_ms T" (thp) or "round N" (hog).
@@ -1273,7 +1287,9 @@ static long anon_huge_kb(void)
 static void lat_load(const char *kind, int cpu, int wfd)
 {
 	size_t sz = (size_t)param_long("fork.thp_mib", 1024) << 20, pmd = 2UL << 20;
-	char ms[16], line[96];
+	int partial = !strcmp(kind, "thp_partial");
+	char ms[16], line[128];
+	long free0;
 	cpu_set_t set;
 	double t;
 	char *p, *a;
@@ -1305,8 +1321,20 @@ static void lat_load(const char *kind, int cpu, int wfd)
 		}
 		a = (char *)(((unsigned long)p + pmd - 1) & ~(pmd - 1));
 		madvise(a, sz, MADV_HUGEPAGE);
+		free0 = mem_free_kb();
 		touch_pages(a, sz);
 		len = snprintf(line, sizeof(line), "round %ld huge_kb %ld", n, anon_huge_kb());
+		if (partial) {
+			/*
+			 * all of each THP but its last page: the PMD is split,
+			 * the THP stays (deferred split) until its last page
+			 * is unmapped below
+			 */
+			for (size_t o = 0; o < sz; o += pmd)
+				madvise(a + o, pmd - 4096, MADV_DONTNEED);
+			len += snprintf(line + len, sizeof(line) - len, " held_kb %ld",
+					free0 - mem_free_kb());
+		}
 		t = now_ms();
 		munmap(p, sz + pmd);
 		len += snprintf(line + len, sizeof(line) - len, " unmap_ms %.1f\n", now_ms() - t);
@@ -1320,7 +1348,7 @@ static void test_lat(void)
 	char kind[16], line[128], load[400], pmax[300];
 	int tracer;
 	int cpu = (int)param_long("fork.lat_cpu", 0), fd[2], rounds = 0;
-	long huge_kb = -1, want_kb = param_long("fork.thp_mib", 1024) << 10;
+	long huge_kb = -1, held_kb = -1, want_kb = param_long("fork.thp_mib", 1024) << 10;
 	double unmap_max = 0;
 	struct lat l;
 	FILE *f;
@@ -1368,7 +1396,17 @@ static void test_lat(void)
 		long n, kb;
 		double ms;
 
-		if (sscanf(line, "round %ld huge_kb %ld unmap_ms %lf", &n, &kb, &ms) == 3) {
+		long held;
+
+		if (sscanf(line, "round %ld huge_kb %ld held_kb %ld unmap_ms %lf", &n, &kb, &held, &ms) == 4) {
+			if (huge_kb < 0) {
+				huge_kb = kb;
+				held_kb = held;
+			}
+			if (ms > unmap_max)
+				unmap_max = ms;
+			rounds++;
+		} else if (sscanf(line, "round %ld huge_kb %ld unmap_ms %lf", &n, &kb, &ms) == 3) {
 			if (huge_kb < 0)
 				huge_kb = kb;
 			if (ms > unmap_max)
@@ -1384,13 +1422,19 @@ static void test_lat(void)
 	}
 	if (f)
 		fclose(f);
-	if (!strcmp(kind, "thp")) {
+	if (!strcmp(kind, "thp") || !strcmp(kind, "thp_partial")) {
 		if (huge_kb >= 0 && huge_kb < want_kb / 2) {
 			skip("lat_load", "THPs not PMD-mapped: AnonHugePages %ld of %ld kB", huge_kb, want_kb);
 			return;
 		}
-		snprintf(load, sizeof(load), "load=thp rounds=%d huge_kb=%ld unmap_max_ms=%.1f",
-			 rounds, huge_kb, unmap_max);
+		/* the partly unmapped THPs must still be there to unmap */
+		if (held_kb >= 0 && held_kb < want_kb / 2) {
+			skip("lat_load", "THPs freed by MADV_DONTNEED: %ld of %ld kB held", held_kb, want_kb);
+			return;
+		}
+		snprintf(load, sizeof(load), "load=%s rounds=%d huge_kb=%ld%s%.0ld unmap_max_ms=%.1f",
+			 kind, rounds, huge_kb, held_kb >= 0 ? " held_kb=" : "",
+			 held_kb >= 0 ? held_kb : 0, unmap_max);
 	} else {
 		snprintf(load, sizeof(load), "load=%s rounds=%d hog_ms=%ld", kind, rounds,
 			 param_long("fork.hog_ms", 50));
