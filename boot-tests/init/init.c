@@ -1269,6 +1269,19 @@ static long anon_huge_kb(void)
 	return h ? atol(h + 14) : -1;
 }
 
+/* a counter of /proc/vmstat */
+static long vmstat(const char *name)
+{
+	static char buf[16384];
+	char key[64], *h;
+
+	if (read_whole("/proc/vmstat", buf, sizeof(buf)) < 0)
+		return -1;
+	snprintf(key, sizeof(key), "\n%s ", name);
+	h = strstr(buf, key);
+	return h ? atol(h + strlen(key)) : -1;
+}
+
 /* MemFree of /proc/meminfo, in kB */
 static long mem_free_kb(void)
 {
@@ -1289,7 +1302,7 @@ static void lat_load(const char *kind, int cpu, int wfd)
 	size_t sz = (size_t)param_long("fork.thp_mib", 1024) << 20, pmd = 2UL << 20;
 	int partial = !strcmp(kind, "thp_partial");
 	char ms[16], line[128];
-	long free0;
+	long free0, split0 = 0;
 	cpu_set_t set;
 	double t;
 	char *p, *a;
@@ -1334,9 +1347,13 @@ static void lat_load(const char *kind, int cpu, int wfd)
 				madvise(a + o, pmd - 4096, MADV_DONTNEED);
 			len += snprintf(line + len, sizeof(line) - len, " held_kb %ld",
 					free0 - mem_free_kb());
+			split0 = vmstat("thp_split_page");
 		}
 		t = now_ms();
 		munmap(p, sz + pmd);
+		if (partial && n == 1)
+			out("# lat_load: thp_partial: THPs split by the munmap: %ld\n",
+				vmstat("thp_split_page") - split0);
 		len += snprintf(line + len, sizeof(line) - len, " unmap_ms %.1f\n", now_ms() - t);
 		if (write(wfd, line, len) < 0)
 			_exit(1);
