@@ -667,7 +667,11 @@ static void zap_work(char *what, size_t len)
 			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		if (p == MAP_FAILED)
 			continue;
-		madvise(p, sz, thp ? MADV_HUGEPAGE : MADV_NOHUGEPAGE);
+		if (madvise(p, sz, thp ? MADV_HUGEPAGE : MADV_NOHUGEPAGE)) {
+			/* the kind would not be what it says */
+			munmap(p, sz);
+			continue;
+		}
 		touch_pages(p, sz);
 		window_open();
 		munmap(p, sz);
@@ -1333,7 +1337,13 @@ static void lat_load(const char *kind, int cpu, int wfd)
 			_exit(1);
 		}
 		a = (char *)(((unsigned long)p + pmd - 1) & ~(pmd - 1));
-		madvise(a, sz, MADV_HUGEPAGE);
+		if (madvise(a, sz, MADV_HUGEPAGE)) {
+			len = snprintf(line, sizeof(line), "error madvise(MADV_HUGEPAGE): %s\n",
+				       strerror(errno));
+			if (write(wfd, line, len) < 0)
+				_exit(1);
+			_exit(1);
+		}
 		free0 = mem_free_kb();
 		touch_pages(a, sz);
 		len = snprintf(line, sizeof(line), "round %ld huge_kb %ld", n, anon_huge_kb());
@@ -1344,7 +1354,14 @@ static void lat_load(const char *kind, int cpu, int wfd)
 			 * is unmapped below
 			 */
 			for (size_t o = 0; o < sz; o += pmd)
-				madvise(a + o, pmd - 4096, MADV_DONTNEED);
+				if (madvise(a + o, pmd - 4096, MADV_DONTNEED)) {
+					len = snprintf(line, sizeof(line),
+						       "error madvise(MADV_DONTNEED): %s\n",
+						       strerror(errno));
+					if (write(wfd, line, len) < 0)
+						_exit(1);
+					_exit(1);
+				}
 			len += snprintf(line + len, sizeof(line) - len, " held_kb %ld",
 					free0 - mem_free_kb());
 			split0 = vmstat("thp_split_page");
@@ -1504,7 +1521,11 @@ static void test_munmap_bench(void)
 				free(t);
 				return;
 			}
-			madvise(p, sizes[i], MADV_NOHUGEPAGE);
+			if (madvise(p, sizes[i], MADV_NOHUGEPAGE)) {
+				result("munmap_bench", 0, "madvise(MADV_NOHUGEPAGE): %s", strerror(errno));
+				free(t);
+				return;
+			}
 			touch_pages(p, sizes[i]);
 			t0 = now_ms();
 			munmap(p, sizes[i]);
