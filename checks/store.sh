@@ -129,6 +129,14 @@ test_config() {
 	echo "$_tc"
 }
 
+# config_has_arch CONFIG ARCH: CONFIG is a config of configs.txt that
+# runs on ARCH
+config_has_arch() {
+	config_line "$1" || return 1
+	case ",$(printf '%s\n' "$_cl" | cut -f2)," in *",$2,"*) return 0 ;; esac
+	return 1
+}
+
 # config_boot_arches: the arches of the boot config, comma-separated
 config_boot_arches() {
 	config_line boot && printf '%s\n' "$_cl" | cut -f2
@@ -470,8 +478,7 @@ tip_tests_missing() {
 	_boottests | awk -F'\t' -v t="$1" '$2 == t && $3 ~ /(^|,)config:/ { print $1 "\t" $3 }' |
 		while IFS=$_TAB read -r _tn _tnd; do
 			_tc=$(test_config "$_tnd")
-			config_line "$_tc" || continue
-			case ",$(printf '%s\n' "$_cl" | cut -f2)," in *",$2,"*) ;; *) continue ;; esac
+			config_has_arch "$_tc" "$2" || continue
 			_tt=$(store_lookup "boot@$_tc" "$(kgit rev-parse "refs/heads/$1")" "$2" | store_field tests)
 			[ -n "$_tt" ] || { echo '?'; continue; }
 			case " $_tt " in *" $_tn "*) ;; *) echo "$_tn" ;; esac

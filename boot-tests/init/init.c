@@ -1262,39 +1262,30 @@ static double now_ms(void)
 	return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
 }
 
-/* AnonHugePages of this process, in kB */
-static long anon_huge_kb(void)
-{
-	char buf[4096], *h;
-
-	if (read_whole("/proc/self/smaps_rollup", buf, sizeof(buf)) < 0)
-		return -1;
-	h = strstr(buf, "AnonHugePages:");
-	return h ? atol(h + 14) : -1;
-}
-
-/* a counter of /proc/vmstat */
-static long vmstat(const char *name)
+/*
+ * The number after @key in the file at @path (a /proc file of "key value"
+ * lines: smaps_rollup, meminfo, vmstat); -1 when there is none
+ */
+static long proc_value(const char *path, const char *key)
 {
 	static char buf[16384];
-	char key[64], *h;
+	const char *h;
 
-	if (read_whole("/proc/vmstat", buf, sizeof(buf)) < 0)
+	if (read_whole(path, buf, sizeof(buf)) < 0)
 		return -1;
-	snprintf(key, sizeof(key), "\n%s ", name);
 	h = strstr(buf, key);
 	return h ? atol(h + strlen(key)) : -1;
 }
 
-/* MemFree of /proc/meminfo, in kB */
-static long mem_free_kb(void)
+/* the load cannot do what it says: tell the parent why, and stop */
+static void __attribute__((noreturn)) load_error(int wfd, const char *what, int err)
 {
-	char buf[4096], *h;
+	char line[128];
+	int len = snprintf(line, sizeof(line), "error %s: %s\n", what, strerror(err));
 
-	if (read_whole("/proc/meminfo", buf, sizeof(buf)) < 0)
-		return -1;
-	h = strstr(buf, "MemFree:");
-	return h ? atol(h + 8) : -1;
+	if (write(wfd, line, len) < 0)
+		_exit(1);
+	_exit(1);
 }
 
 /*
@@ -1321,32 +1312,25 @@ static void lat_load(const char *kind, int cpu, int wfd)
 		if (!strcmp(kind, "hog")) {
 			int err = write_file("/sys/module/fork_load/parameters/hog_ms", ms);
 
-			len = err ? snprintf(line, sizeof(line), "error hog_ms: %s\n", strerror(-err)) :
-				    snprintf(line, sizeof(line), "round %ld\n", n);
-			if (write(wfd, line, len) < 0 || err)
+			if (err)
+				load_error(wfd, "hog_ms", -err);
+			len = snprintf(line, sizeof(line), "round %ld\n", n);
+			if (write(wfd, line, len) < 0)
 				_exit(1);
 			usleep(200000);
 			continue;
 		}
 		p = mmap(NULL, sz + pmd, PROT_READ | PROT_WRITE,
 			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-		if (p == MAP_FAILED) {
-			len = snprintf(line, sizeof(line), "error mmap: %s\n", strerror(errno));
-			if (write(wfd, line, len) < 0)
-				_exit(1);
-			_exit(1);
-		}
+		if (p == MAP_FAILED)
+			load_error(wfd, "mmap", errno);
 		a = (char *)(((unsigned long)p + pmd - 1) & ~(pmd - 1));
-		if (madvise(a, sz, MADV_HUGEPAGE)) {
-			len = snprintf(line, sizeof(line), "error madvise(MADV_HUGEPAGE): %s\n",
-				       strerror(errno));
-			if (write(wfd, line, len) < 0)
-				_exit(1);
-			_exit(1);
-		}
-		free0 = mem_free_kb();
+		if (madvise(a, sz, MADV_HUGEPAGE))
+			load_error(wfd, "madvise(MADV_HUGEPAGE)", errno);
+		free0 = proc_value("/proc/meminfo", "MemFree:");
 		touch_pages(a, sz);
-		len = snprintf(line, sizeof(line), "round %ld huge_kb %ld", n, anon_huge_kb());
+		len = snprintf(line, sizeof(line), "round %ld huge_kb %ld", n,
+			       proc_value("/proc/self/smaps_rollup", "AnonHugePages:"));
 		if (partial) {
 			/*
 			 * all of each THP but its last page: the PMD is split,
@@ -1354,23 +1338,17 @@ static void lat_load(const char *kind, int cpu, int wfd)
 			 * is unmapped below
 			 */
 			for (size_t o = 0; o < sz; o += pmd)
-				if (madvise(a + o, pmd - 4096, MADV_DONTNEED)) {
-					len = snprintf(line, sizeof(line),
-						       "error madvise(MADV_DONTNEED): %s\n",
-						       strerror(errno));
-					if (write(wfd, line, len) < 0)
-						_exit(1);
-					_exit(1);
-				}
+				if (madvise(a + o, pmd - 4096, MADV_DONTNEED))
+					load_error(wfd, "madvise(MADV_DONTNEED)", errno);
 			len += snprintf(line + len, sizeof(line) - len, " held_kb %ld",
-					free0 - mem_free_kb());
-			split0 = vmstat("thp_split_page");
+					free0 - proc_value("/proc/meminfo", "MemFree:"));
+			split0 = proc_value("/proc/vmstat", "\nthp_split_page ");
 		}
 		t = now_ms();
 		munmap(p, sz + pmd);
 		if (partial && n == 1)
 			out("# lat_load: thp_partial: THPs split by the munmap: %ld\n",
-				vmstat("thp_split_page") - split0);
+				proc_value("/proc/vmstat", "\nthp_split_page ") - split0);
 		len += snprintf(line + len, sizeof(line) - len, " unmap_ms %.1f\n", now_ms() - t);
 		if (write(wfd, line, len) < 0)
 			_exit(1);
