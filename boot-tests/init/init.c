@@ -322,9 +322,30 @@ static void kunit_line(const char *msg, int *plan, int *cases, int *failed,
  * break our numbering); what a suite must show on the console it prints
  * at notice or above, as the reports do.
  */
+/*
+ * The module's parameters on the kernel command line ("MODULE.name=value"),
+ * which the kernel leaves to modprobe, as modprobe passes them: "name=value"
+ * separated by spaces, the last one of a name winning.
+ */
+static void module_params(const char *module, char *buf, size_t len)
+{
+	size_t ml = strlen(module), n = 0, w;
+	const char *p = cmdline;
+
+	buf[0] = '\0';
+	for (; *p; p += strcspn(p, " \n"), p += strspn(p, " \n")) {
+		w = strcspn(p, " \n");
+		if (w <= ml + 1 || strncmp(p, module, ml) || p[ml] != '.' ||
+		    n + w - ml + 1 > len)
+			continue;
+		n += snprintf(buf + n, len - n, "%s%.*s", n ? " " : "",
+			      (int)(w - ml - 1), p + ml + 1);
+	}
+}
+
 static void kunit_module(const char *module, const char *suite)
 {
-	char path[128], rec[2048];
+	char path[128], rec[2048], args[512];
 	const char *msg;
 	int fd, kfd, err = 0, failed = 0, cases = 0, skipped = 0, plan = -1;
 	int lost = 0, in_suite = 0;
@@ -340,7 +361,10 @@ static void kunit_module(const char *module, const char *suite)
 	}
 	/* console_loglevel 6: KERN_INFO and below stay off the console */
 	syscall(SYS_syslog, 8, NULL, 6);
-	if (syscall(SYS_finit_module, fd, "", 0))
+	module_params(module, args, sizeof(args));
+	if (*args)
+		out("# fork-init: %s: %s\n", module, args);
+	if (syscall(SYS_finit_module, fd, args, 0))
 		err = -errno;
 	syscall(SYS_syslog, 8, NULL, 7);
 	if (err) {
@@ -395,6 +419,16 @@ out:
 static void test_preemptoff_kunit(void)
 {
 	kunit_module("trace_preemptoff_kunit", "preemptoff");
+}
+
+/*
+ * softirq-arch v3: the KUnit suite of where softirqs run
+ * (kernel/softirq_test.c); its expectations are its module parameters,
+ * given on the kernel command line as "softirq_test.NAME=VALUE".
+ */
+static void test_softirq_kunit(void)
+{
+	kunit_module("softirq_test", "softirq_context");
 }
 
 #define TR "/sys/kernel/tracing/"
@@ -1567,6 +1601,7 @@ static const struct {
 	{ "console_panic", test_console_panic, 1, NULL },
 	{ "preempt_bench", test_preempt_bench, 0, NULL },
 	{ "preemptoff_kunit", test_preemptoff_kunit, 0, "preemptoff" },
+	{ "softirq_kunit", test_softirq_kunit, 0, "softirq_context" },
 	{ "preemptoff_printk", test_preemptoff_printk, 1, NULL },
 	{ "preemptoff_hist", test_preemptoff_hist, 1, NULL },
 	{ "softirq_hold", test_softirq_hold, 0, "tasklet_storm" },
