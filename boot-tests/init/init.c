@@ -421,14 +421,10 @@ static void test_preemptoff_kunit(void)
 	kunit_module("trace_preemptoff_kunit", "preemptoff");
 }
 
-/*
- * softirq-arch v3: the KUnit suite of where softirqs run
- * (kernel/softirq_test.c); its expectations are its module parameters,
- * given on the kernel command line as "softirq_test.NAME=VALUE".
- */
+/* softirq-arch v3: the KUnit suite of where softirqs run */
 static void test_softirq_kunit(void)
 {
-	kunit_module("softirq_test", "softirq_context");
+	kunit_module("softirq_context_test", "softirq_context");
 }
 
 #define TR "/sys/kernel/tracing/"
@@ -964,6 +960,26 @@ static void test_console_panic(void)
 	out("# fork-init: expect-panic %d console_panic %s\n", cur.top, nonce);
 	err = write_file(FLOOD "panic", nonce);
 	result("console_panic", 0, "no panic: %s", err ? strerror(-err) : "the write returned");
+}
+
+/*
+ * softirq-arch: tasklets queued on a CPU that goes offline run once
+ * elsewhere (fork_load's tasklet_takeover)
+ */
+static void test_tasklet_takeover(void)
+{
+	char res[200] = "";
+	int err = fork_load();
+
+	if (!err)
+		err = write_file("/sys/module/fork_load/parameters/tasklet_takeover", "1");
+	read_file("/sys/module/fork_load/parameters/takeover_result", res, sizeof(res));
+	res[strcspn(res, "\n")] = '\0';
+	if (err == -ENODEV)
+		skip("tasklet_takeover", "needs a second CPU that can go offline");
+	else
+		result("tasklet_takeover", !err, "%s%s%s", err ? strerror(-err) : "",
+		       err ? ": " : "", res);
 }
 
 /* the softirq path probe (lib/test_softirq_path.c) prints the results */
@@ -1602,6 +1618,7 @@ static const struct {
 	{ "preempt_bench", test_preempt_bench, 0, NULL },
 	{ "preemptoff_kunit", test_preemptoff_kunit, 0, "preemptoff" },
 	{ "softirq_kunit", test_softirq_kunit, 0, "softirq_context" },
+	{ "tasklet_takeover", test_tasklet_takeover, 1, NULL },
 	{ "preemptoff_printk", test_preemptoff_printk, 1, NULL },
 	{ "preemptoff_hist", test_preemptoff_hist, 1, NULL },
 	{ "softirq_hold", test_softirq_hold, 0, "tasklet_storm" },

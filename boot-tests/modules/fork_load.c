@@ -30,6 +30,12 @@
  * figures are in console_result.
  *   echo MS > /sys/module/fork_load/parameters/hog_ms
  * spins MS ms with preemption disabled: a known stall (hog_set()).
+ *
+ *   echo 1 > /sys/module/fork_load/parameters/tasklet_takeover
+ *
+ * takes the last online CPU offline with a HI and a normal tasklet queued
+ * on it, and checks that each runs once on another CPU (takeover_set());
+ * the figures are in takeover_result.
  */
 
 #include <linux/completion.h>
@@ -38,6 +44,10 @@
 #include <linux/cpumask.h>
 #include <linux/delay.h>
 #include <linux/init.h>
+#include <linux/interrupt.h>
+#include <linux/cpu.h>
+#include <linux/slab.h>
+#include <linux/smp.h>
 #include <linux/kernel.h>
 #include <linux/kthread.h>
 #include <linux/math64.h>
@@ -665,6 +675,110 @@ static const struct kernel_param_ops hog_ops = {
 };
 module_param_cb(hog_ms, &hog_ops, NULL, 0200);
 MODULE_PARM_DESC(hog_ms, "Write MS to spin MS ms with preemption disabled");
+
+/*
+ * Tasklets queued on a CPU that goes offline must move to another CPU
+ * (takeover_tasklets() at CPUHP_SOFTIRQ_DEAD) and run there, once: a
+ * disabled tasklet stays queued on its CPU (each softirq pass queues it
+ * again), so one HI and one normal tasklet, disabled and scheduled on the
+ * victim from an IPI, are on its lists when it dies; enabled once it is
+ * offline, each must run once, elsewhere.  The victim spins in softirq
+ * processing meanwhile, and may go idle with TASKLET_SOFTIRQ pending
+ * between ksoftirqd's park and its teardown ("NOHZ tick-stop error",
+ * which the boot's parser would fail).  A system test, not a unit test:
+ * it takes a CPU offline.
+ */
+struct fork_takeover {
+	struct tasklet_struct	t;
+	struct completion	done;
+	atomic_t		runs;
+	int			cpu;
+	bool			enabled;
+	bool			ran_disabled;
+};
+
+static char takeover_result[160];
+module_param_string(takeover_result, takeover_result, sizeof(takeover_result), 0444);
+MODULE_PARM_DESC(takeover_result, "The figures of the last tasklet_takeover check");
+
+static void fork_takeover_fn(struct tasklet_struct *t)
+{
+	struct fork_takeover *ft = from_tasklet(ft, t, t);
+
+	ft->cpu = smp_processor_id();
+	if (!READ_ONCE(ft->enabled))
+		ft->ran_disabled = true;
+	atomic_inc(&ft->runs);
+	complete(&ft->done);
+}
+
+static void fork_takeover_queue(void *arg)
+{
+	struct fork_takeover *ft = arg;
+
+	tasklet_hi_schedule(&ft[0].t);
+	tasklet_schedule(&ft[1].t);
+}
+
+static int takeover_set(const char *val, const struct kernel_param *kp)
+{
+	unsigned int victim = cpumask_last(cpu_online_mask);
+	struct fork_takeover *ft;
+	int i, err, off;
+	bool lost = false;
+
+	if (num_online_cpus() < 2 || !cpu_is_hotpluggable(victim))
+		return -ENODEV;
+	ft = kcalloc(2, sizeof(*ft), GFP_KERNEL);
+	if (!ft)
+		return -ENOMEM;
+	for (i = 0; i < 2; i++) {
+		tasklet_setup(&ft[i].t, fork_takeover_fn);
+		init_completion(&ft[i].done);
+		ft[i].cpu = -1;
+		tasklet_disable(&ft[i].t);
+	}
+	err = smp_call_function_single(victim, fork_takeover_queue, ft, 1);
+	off = err ? err : remove_cpu(victim);
+	for (i = 0; i < 2; i++) {
+		WRITE_ONCE(ft[i].enabled, true);
+		tasklet_enable(&ft[i].t);
+	}
+	for (i = 0; i < 2; i++)
+		if (!wait_for_completion_timeout(&ft[i].done, 5 * HZ))
+			lost = true;
+	msleep(20);	/* a second run shows now */
+	snprintf(takeover_result, sizeof(takeover_result),
+		 "victim=%u offline=%d hi_cpu=%d hi_runs=%d cpu=%d runs=%d ran_disabled=%d",
+		 victim, off, ft[0].cpu, atomic_read(&ft[0].runs), ft[1].cpu,
+		 atomic_read(&ft[1].runs), ft[0].ran_disabled || ft[1].ran_disabled);
+	if (!off && !cpu_online(victim))
+		err = add_cpu(victim);
+	if (lost) {
+		/* may still be queued: leak them, keep the module */
+		__module_get(THIS_MODULE);
+		return -EIO;
+	}
+	for (i = 0; i < 2; i++)
+		tasklet_kill(&ft[i].t);
+	if (off || err)
+		goto fail;
+	for (i = 0; i < 2; i++)
+		if (atomic_read(&ft[i].runs) != 1 || ft[i].cpu == victim ||
+		    ft[i].ran_disabled)
+			goto fail;
+	kfree(ft);
+	return 0;
+fail:
+	kfree(ft);
+	return -EIO;
+}
+
+static const struct kernel_param_ops takeover_ops = {
+	.set	= takeover_set,
+};
+module_param_cb(tasklet_takeover, &takeover_ops, NULL, 0200);
+MODULE_PARM_DESC(tasklet_takeover, "Write 1 to check the takeover of queued tasklets from a CPU going offline");
 
 MODULE_DESCRIPTION("Preempt-count benchmark, console loads and a CPU hog");
 MODULE_LICENSE("GPL");
