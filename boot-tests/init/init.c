@@ -982,15 +982,27 @@ static void test_tasklet_takeover(void)
 		       err ? ": " : "", res);
 }
 
-/* the softirq path probe (lib/test_softirq_path.c) prints the results */
-static void test_softirq_path(void)
+/* fork_load's tasklet storm, a softirq load that must lose nothing */
+static void storm(const char *ms, const char *work)
 {
-	kernel_test("/sys/module/test_softirq_path/parameters/run", "1");
+	char res[200] = "";
+	int err = fork_load();
+
+	if (!err)
+		err = write_file("/sys/module/fork_load/parameters/storm_work_us", work);
+	if (!err)
+		err = write_file("/sys/module/fork_load/parameters/storm_ms", ms);
+	read_file("/sys/module/fork_load/parameters/storm_result", res, sizeof(res));
+	res[strcspn(res, "\n")] = '\0';
+	cur.kernel_err = err;
+	snprintf(cur.detail, sizeof(cur.detail), "%s", res);
+	if (err)
+		snprintf(cur.why, sizeof(cur.why), "%s: %s", strerror(-err), res);
 }
 
 static void test_tasklet_storm(void)
 {
-	kernel_test("/sys/module/test_softirq_path/parameters/storm_ms", "3000");
+	storm("3000", "0");
 }
 
 /*
@@ -998,13 +1010,71 @@ static void test_tasklet_storm(void)
  * "fork.ksoftirqd_prio=" (0: SCHED_OTHER), read from /proc/<pid>/stat:
  * field 40 is rt_priority, field 41 the policy.
  */
+/*
+ * softirq-defer v3: what the kernel decided about the deferral, from its
+ * command line as the kernel reads it: "off" (softirq_defer=off),
+ * "inactive" (preempt=none or voluntary), "refused" (ksoftirqd_prio=0),
+ * else "on"; "fork.softirq_defer_expect=" overrides.
+ */
+static const char *softirq_defer_expect(void)
+{
+	static char v[16];
+	char p[16];
+
+	if (param("fork.softirq_defer_expect", v, sizeof(v)))
+		return v;
+	/* kstrtobool(): n, N, 0 or "off" */
+	if (param("softirq_defer", p, sizeof(p)) &&
+	    ((p[0] && strchr("nN0", p[0])) || !strcmp(p, "off")))
+		return "off";
+	if (param("preempt", p, sizeof(p)) &&
+	    (!strcmp(p, "none") || !strcmp(p, "voluntary")))
+		return "inactive";
+	if (param("ksoftirqd_prio", p, sizeof(p)) && !strcmp(p, "0"))
+		return "refused";
+	return "on";
+}
+
+/* the kernel's line about the deferral (kernel/softirq.c) says the same */
+static void test_softirq_defer_line(void)
+{
+	static const char *const lines[][2] = {
+		{ "on", "softirq: deferring to ksoftirqd (" },
+		{ "off", "softirq: deferral to ksoftirqd off" },
+		{ "inactive", "softirq: deferral to ksoftirqd inactive" },
+		{ "refused", "softirq: deferral to ksoftirqd refused" },
+	};
+	const char *want = softirq_defer_expect(), *msg, *seen = NULL;
+	char rec[1024], line[200] = "";
+	int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK), lost = 0;
+	size_t i;
+
+	while (fd >= 0 && (msg = kmsg_next(fd, rec, sizeof(rec), &lost))) {
+		for (i = 0; i < sizeof(lines) / sizeof(lines[0]); i++) {
+			if (strncmp(msg, lines[i][1], strlen(lines[i][1])))
+				continue;
+			seen = lines[i][0];
+			snprintf(line, sizeof(line), "%.*s", (int)strcspn(msg, "\n"), msg);
+		}
+	}
+	if (fd >= 0)
+		close(fd);
+	result("softirq_defer_line", seen && !strcmp(seen, want),
+	       "want %s, kernel: %s", want, seen ? line : "no line");
+}
+
 static void test_ksoftirqd_policy(void)
 {
 	char want_s[16], path[64], buf[1024], seen[256] = "";
 	int want, want_policy, n = 0, bad = 0;
 	unsigned int pid;
 
-	want = atoi(param("fork.ksoftirqd_prio", want_s, sizeof(want_s)) ?: "0");
+	/* fork.ksoftirqd_prio=, else ksoftirqd_prio=, else the deferral's */
+	if (!param("fork.ksoftirqd_prio", want_s, sizeof(want_s)) &&
+	    !param("ksoftirqd_prio", want_s, sizeof(want_s)))
+		snprintf(want_s, sizeof(want_s), "%d",
+			 !strcmp(softirq_defer_expect(), "on"));
+	want = atoi(want_s);
 	want_policy = want > 0 ? 1 : 0;
 	for (pid = 1; pid < 4096; pid++) {
 		unsigned int prio, policy;
@@ -1125,8 +1195,8 @@ static void test_preemptoff_hist(void)
 }
 
 /*
- * The longest non-preemptible section during a softirq load: the storm of
- * lib/test_softirq_path.c with tasklets of "fork.storm_work_us=" each, for
+ * The longest non-preemptible section during a softirq load: fork_load's
+ * tasklet storm with tasklets of "fork.storm_work_us=" each, for
  * "fork.storm_ms=", measured by the preemptoff tracer in max mode
  * (ftrace=preemptoff); the maximum is the figure, added to the storm's own
  * result line ("ok N tasklet_storm # ... max_section: ...").
@@ -1143,12 +1213,10 @@ static void test_softirq_hold(void)
 		cur.kernel_err = -ENOENT;
 		return;
 	}
-	kernel_test("/sys/module/test_softirq_path/parameters/storm_work_us", work);
-	if (!cur.kernel_err)
-		kernel_test("/sys/module/test_softirq_path/parameters/storm_ms", ms);
+	storm(ms, work);
 	read_max(max, sizeof(max));
-	snprintf(cur.detail, sizeof(cur.detail),
-		 "storm_ms=%s work_us=%s max_section: %s", ms, work, max);
+	snprintf(cur.detail + strlen(cur.detail),
+		 sizeof(cur.detail) - strlen(cur.detail), " max_section: %s", max);
 }
 
 /*
@@ -1605,9 +1673,9 @@ static const struct {
 	{ "cpu_online", test_cpu_online, 1, NULL },
 	{ "cpu_offline", test_cpu_offline, 1, NULL },
 	{ "smoke", test_smoke, 1, NULL },
-	{ "softirq_path", test_softirq_path, 0, NULL },
 	{ "tasklet_storm", test_tasklet_storm, 0, NULL },
 	{ "ksoftirqd_policy", test_ksoftirqd_policy, 1, NULL },
+	{ "softirq_defer_line", test_softirq_defer_line, 1, NULL },
 	{ "zap_unmap", test_zap_unmap, 1, NULL },
 	{ "console", test_console, 2, NULL },
 	{ "console_order", test_console_order, 1, NULL },
@@ -1621,7 +1689,7 @@ static const struct {
 	{ "tasklet_takeover", test_tasklet_takeover, 1, NULL },
 	{ "preemptoff_printk", test_preemptoff_printk, 1, NULL },
 	{ "preemptoff_hist", test_preemptoff_hist, 1, NULL },
-	{ "softirq_hold", test_softirq_hold, 0, "tasklet_storm" },
+	{ "softirq_hold", test_softirq_hold, 0, NULL },
 	{ "lat", test_lat, 2, NULL },
 	{ "munmap_bench", test_munmap_bench, 1, NULL },
 };

@@ -36,6 +36,14 @@
  * takes the last online CPU offline with a HI and a normal tasklet queued
  * on it, and checks that each runs once on another CPU (takeover_set());
  * the figures are in takeover_result.
+ *
+ *   echo US > /sys/module/fork_load/parameters/storm_work_us
+ *   echo MS > /sys/module/fork_load/parameters/storm_ms
+ *
+ * raises tasklets for MS ms on every online CPU, from a bottom half
+ * section of a kthread and from a pinned hard hrtimer, each busy for US
+ * microseconds: a softirq load (storm_set()); every tasklet must run
+ * exactly once, the figures are in storm_result.
  */
 
 #include <linux/completion.h>
@@ -48,6 +56,8 @@
 #include <linux/cpu.h>
 #include <linux/slab.h>
 #include <linux/smp.h>
+#include <linux/hrtimer.h>
+#include <linux/atomic.h>
 #include <linux/kernel.h>
 #include <linux/kthread.h>
 #include <linux/math64.h>
@@ -779,6 +789,170 @@ static const struct kernel_param_ops takeover_ops = {
 };
 module_param_cb(tasklet_takeover, &takeover_ops, NULL, 0200);
 MODULE_PARM_DESC(tasklet_takeover, "Write 1 to check the takeover of queued tasklets from a CPU going offline");
+
+/*
+ * A softirq load: every item is one tasklet, raised again only once it has
+ * run.  Items are slab memory, killed (tasklet_kill(): the core writes
+ * t->state after the callback) before they are freed, and leaked with the
+ * module pinned if one never ran.  Raisers: a kthread bound to each
+ * online CPU (CPU hotplug is not expected meanwhile) and a pinned hard
+ * hrtimer on it.
+ */
+#define STORM_ITEMS	64
+#define STORM_BATCH	8
+#define STORM_PERIOD_NS	(200 * NSEC_PER_USEC)
+
+struct fork_storm_item {
+	struct tasklet_struct	t;
+	atomic_t		queued;
+};
+
+struct fork_storm_cpu {
+	struct fork_storm_item	*items;		/* 2 * STORM_ITEMS */
+	unsigned int		bh_next, hi_next;
+	struct hrtimer		timer;
+	struct task_struct	*thread;
+};
+
+static unsigned int storm_work_us;
+module_param(storm_work_us, uint, 0644);
+MODULE_PARM_DESC(storm_work_us, "Busy-wait of each storm tasklet, in us (at most 1000)");
+static char storm_result[160];
+module_param_string(storm_result, storm_result, sizeof(storm_result), 0444);
+MODULE_PARM_DESC(storm_result, "The figures of the last storm");
+static atomic_long_t storm_raised, storm_ran, storm_twice;
+static bool storm_stop;
+
+static void fork_storm_fn(struct tasklet_struct *t)
+{
+	struct fork_storm_item *it = from_tasklet(it, t, t);
+	unsigned int us = min(READ_ONCE(storm_work_us), 1000U);
+
+	if (us)
+		udelay(us);
+	atomic_long_inc(&storm_ran);
+	if (atomic_xchg(&it->queued, 0) != 1)
+		atomic_long_inc(&storm_twice);
+}
+
+static void fork_storm_raise(struct fork_storm_item *items, unsigned int *next,
+			     bool hi)
+{
+	struct fork_storm_item *it = &items[*next];
+
+	*next = (*next + 1) % STORM_ITEMS;
+	if (atomic_cmpxchg(&it->queued, 0, 1))
+		return;
+	atomic_long_inc(&storm_raised);
+	if (hi)
+		tasklet_hi_schedule(&it->t);
+	else
+		tasklet_schedule(&it->t);
+}
+
+static enum hrtimer_restart fork_storm_timer(struct hrtimer *timer)
+{
+	struct fork_storm_cpu *sc = container_of(timer, struct fork_storm_cpu, timer);
+
+	if (READ_ONCE(storm_stop))
+		return HRTIMER_NORESTART;
+	fork_storm_raise(sc->items + STORM_ITEMS, &sc->hi_next, true);
+	hrtimer_forward_now(timer, ns_to_ktime(STORM_PERIOD_NS));
+	return HRTIMER_RESTART;
+}
+
+static int fork_storm_thread(void *arg)
+{
+	struct fork_storm_cpu *sc = arg;
+	int i;
+
+	hrtimer_start(&sc->timer, ns_to_ktime(STORM_PERIOD_NS),
+		      HRTIMER_MODE_REL_PINNED_HARD);
+	while (!kthread_should_stop()) {
+		local_bh_disable();
+		for (i = 0; i < STORM_BATCH && !READ_ONCE(storm_stop); i++)
+			fork_storm_raise(sc->items, &sc->bh_next, false);
+		local_bh_enable();
+		usleep_range(50, 100);
+	}
+	hrtimer_cancel(&sc->timer);
+	return 0;
+}
+
+static int storm_set(const char *val, const struct kernel_param *kp)
+{
+	struct fork_storm_cpu *cpus;
+	struct fork_storm_item *items;
+	unsigned int ms, cpu, i, n;
+	unsigned long deadline;
+	long raised, ran;
+	int ret;
+
+	ret = kstrtouint(val, 0, &ms);
+	if (ret)
+		return ret;
+	if (!ms || ms > 60000)
+		return -EINVAL;
+	n = nr_cpu_ids * 2 * STORM_ITEMS;
+	cpus = kcalloc(nr_cpu_ids, sizeof(*cpus), GFP_KERNEL);
+	items = kcalloc(n, sizeof(*items), GFP_KERNEL);
+	if (!cpus || !items) {
+		kfree(cpus);
+		kfree(items);
+		return -ENOMEM;
+	}
+	for (i = 0; i < n; i++)
+		tasklet_setup(&items[i].t, fork_storm_fn);
+	atomic_long_set(&storm_raised, 0);
+	atomic_long_set(&storm_ran, 0);
+	atomic_long_set(&storm_twice, 0);
+	WRITE_ONCE(storm_stop, false);
+	for_each_online_cpu(cpu) {
+		struct fork_storm_cpu *sc = &cpus[cpu];
+
+		sc->items = items + cpu * 2 * STORM_ITEMS;
+		hrtimer_init(&sc->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
+		sc->timer.function = fork_storm_timer;
+		sc->thread = kthread_create_on_cpu(fork_storm_thread, sc, cpu,
+						   "fork_storm/%u");
+		if (IS_ERR(sc->thread))
+			sc->thread = NULL;
+		else
+			wake_up_process(sc->thread);
+	}
+	msleep(ms);
+	WRITE_ONCE(storm_stop, true);
+	for (cpu = 0; cpu < nr_cpu_ids; cpu++)
+		if (cpus[cpu].thread)
+			kthread_stop(cpus[cpu].thread);
+	deadline = jiffies + 10 * HZ;
+	while (atomic_long_read(&storm_ran) < atomic_long_read(&storm_raised) &&
+	       time_before(jiffies, deadline))
+		msleep(20);
+	raised = atomic_long_read(&storm_raised);
+	ran = atomic_long_read(&storm_ran);
+	snprintf(storm_result, sizeof(storm_result),
+		 "ms=%u work_us=%u raised=%ld ran=%ld twice=%ld", ms,
+		 storm_work_us, raised, ran, atomic_long_read(&storm_twice));
+	kfree(cpus);
+	for (i = 0; i < n; i++) {
+		if (atomic_read(&items[i].queued)) {
+			/* never ran: may still be queued, leak them all */
+			__module_get(THIS_MODULE);
+			return -EIO;
+		}
+	}
+	for (i = 0; i < n; i++)
+		tasklet_kill(&items[i].t);
+	kfree(items);
+	return raised && ran == raised && !atomic_long_read(&storm_twice) ? 0 : -EIO;
+}
+
+static const struct kernel_param_ops storm_ops = {
+	.set	= storm_set,
+};
+module_param_cb(storm_ms, &storm_ops, NULL, 0200);
+MODULE_PARM_DESC(storm_ms, "Write MS to raise tasklets on every CPU for MS ms");
 
 MODULE_DESCRIPTION("Preempt-count benchmark, console loads and a CPU hog");
 MODULE_LICENSE("GPL");
