@@ -34,7 +34,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/socket.h>
+#include <net/if.h>
+#include <netinet/in.h>
+#include <arpa/inet.h>
 #include <sys/mount.h>
 #include <sys/reboot.h>
 #include <sys/stat.h>
@@ -1407,8 +1412,60 @@ static void __attribute__((noreturn)) load_error(int wfd, const char *what, int 
 }
 
 /*
+ * The udp load: loopback up, one receiver and two senders of 1400-byte
+ * datagrams to 127.0.0.1, all on @cpu; the receiver writes "round N
+ * received R" each second.  Transmission raises NET_RX in a bottom half
+ * section of the sender (the loopback's backlog), so its softirqs run
+ * from local_bh_enable() on 6.1.
+ */
+static void __attribute__((noreturn)) lat_udp(int wfd)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons(9999) };
+	struct ifreq ifr = { 0 };
+	char buf[1400] = { 0 }, line[96];
+	long received = 0;
+	double t0;
+	int s, r;
+
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	s = socket(AF_INET, SOCK_DGRAM, 0);
+	if (s < 0)
+		load_error(wfd, "socket(AF_INET)", errno);
+	strcpy(ifr.ifr_name, "lo");
+	if (ioctl(s, SIOCGIFFLAGS, &ifr) < 0)
+		load_error(wfd, "SIOCGIFFLAGS lo", errno);
+	ifr.ifr_flags |= IFF_UP;
+	if (ioctl(s, SIOCSIFFLAGS, &ifr) < 0)
+		load_error(wfd, "SIOCSIFFLAGS lo", errno);
+	if (bind(s, (struct sockaddr *)&a, sizeof(a)))
+		load_error(wfd, "bind 127.0.0.1:9999", errno);
+	for (int i = 0; i < 2; i++) {
+		if (fork() == 0) {
+			int t = socket(AF_INET, SOCK_DGRAM, 0);
+
+			for (;;)
+				sendto(t, buf, sizeof(buf), 0, (struct sockaddr *)&a, sizeof(a));
+		}
+	}
+	t0 = now_ms();
+	for (long n = 1;;) {
+		r = recv(s, buf, sizeof(buf), 0);
+		if (r > 0)
+			received++;
+		if (now_ms() - t0 >= 1000.0 * n) {
+			int len = snprintf(line, sizeof(line), "round %ld received %ld\n",
+					   n++, received);
+
+			if (write(wfd, line, len) < 0)
+				_exit(1);
+		}
+	}
+}
+
+/*
  * The load, a child on @cpu until killed: one line per round on @wfd,
- * "round N huge_kb K unmap_ms T" (thp) or "round N" (hog).
+ * "round N huge_kb K unmap_ms T" (thp), "round N" (hog, storm) or "round N
+ * received R" (udp).
  */
 static void lat_load(const char *kind, int cpu, int wfd)
 {
@@ -1427,6 +1484,23 @@ static void lat_load(const char *kind, int cpu, int wfd)
 	for (long n = 1;; n++) {
 		int len;
 
+		if (!strcmp(kind, "udp"))
+			lat_udp(wfd);	/* its children die with its process group */
+		if (!strcmp(kind, "storm")) {
+			char us[16];
+			int err;
+
+			snprintf(us, sizeof(us), "%ld", param_long("fork.storm_work_us", 50));
+			err = write_file("/sys/module/fork_load/parameters/storm_work_us", us);
+			if (!err)
+				err = write_file("/sys/module/fork_load/parameters/storm_ms", "1000");
+			if (err)
+				load_error(wfd, "storm_ms", -err);
+			len = snprintf(line, sizeof(line), "round %ld\n", n);
+			if (write(wfd, line, len) < 0)
+				_exit(1);
+			continue;
+		}
 		if (!strcmp(kind, "hog")) {
 			int err = write_file("/sys/module/fork_load/parameters/hog_ms", ms);
 
@@ -1479,6 +1553,7 @@ static void test_lat(void)
 	int tracer;
 	int cpu = (int)param_long("fork.lat_cpu", 0), fd[2], rounds = 0;
 	long huge_kb = -1, held_kb = -1, want_kb = param_long("fork.thp_mib", 1024) << 10;
+	long received = -1;
 	double unmap_max = 0;
 	struct lat l;
 	FILE *f;
@@ -1491,7 +1566,7 @@ static void test_lat(void)
 	}
 	if (!param("fork.lat_load", kind, sizeof(kind)))
 		strcpy(kind, "thp");
-	if (!strcmp(kind, "hog") && fork_load()) {
+	if ((!strcmp(kind, "hog") || !strcmp(kind, "storm")) && fork_load()) {
 		lat_run(cpu, &l);
 		lat_result("lat_idle", &l, "load=none", 0);
 		result("lat_load", 0, "cannot load /lib/modules/fork_load.ko");
@@ -1505,6 +1580,7 @@ static void test_lat(void)
 	}
 	pid = fork();
 	if (pid == 0) {
+		setpgid(0, 0);	/* the load's own children die with it */
 		close(fd[0]);
 		lat_load(kind, cpu, fd[1]);
 		_exit(0);
@@ -1518,8 +1594,10 @@ static void test_lat(void)
 	if (tracer)
 		read_max(pmax, sizeof(pmax));
 	if (pid > 0) {
-		kill(pid, SIGKILL);
+		kill(-pid, SIGKILL);
 		waitpid(pid, NULL, 0);
+		while (waitpid(-1, NULL, WNOHANG) > 0)
+			;
 	}
 	f = fdopen(fd[0], "r");
 	while (f && fgets(line, sizeof(line), f)) {
@@ -1541,6 +1619,9 @@ static void test_lat(void)
 				huge_kb = kb;
 			if (ms > unmap_max)
 				unmap_max = ms;
+			rounds++;
+		} else if (sscanf(line, "round %ld received %ld", &n, &kb) == 2) {
+			received = kb;
 			rounds++;
 		} else if (sscanf(line, "round %ld", &n) == 1) {
 			rounds++;
@@ -1565,6 +1646,12 @@ static void test_lat(void)
 		snprintf(load, sizeof(load), "load=%s rounds=%d huge_kb=%ld%s%.0ld unmap_max_ms=%.1f",
 			 kind, rounds, huge_kb, held_kb >= 0 ? " held_kb=" : "",
 			 held_kb >= 0 ? held_kb : 0, unmap_max);
+	} else if (!strcmp(kind, "udp")) {
+		snprintf(load, sizeof(load), "load=udp seconds=%d received=%ld", rounds,
+			 received);
+	} else if (!strcmp(kind, "storm")) {
+		snprintf(load, sizeof(load), "load=storm rounds=%d work_us=%ld", rounds,
+			 param_long("fork.storm_work_us", 50));
 	} else {
 		snprintf(load, sizeof(load), "load=%s rounds=%d hog_ms=%ld", kind, rounds,
 			 param_long("fork.hog_ms", 50));
