@@ -352,17 +352,25 @@ static int fork_console_backlog(unsigned int records)
 	return b.longest_ns > unlock_ns ? 0 : -EAGAIN;
 }
 
+/* A count written to a parameter: 1..@max, or any positive with @max 0 */
+static int fork_count(const char *val, unsigned int max, unsigned int *n)
+{
+	int ret = kstrtouint(val, 0, n);
+
+	if (ret)
+		return ret;
+	return !*n || (max && *n > max) ? -EINVAL : 0;
+}
+
 static int fork_console_backlog_set(const char *val,
 				    const struct kernel_param *kp)
 {
 	unsigned int records;
 	int ret;
 
-	ret = kstrtouint(val, 0, &records);
+	ret = fork_count(val, 5000, &records);
 	if (ret)
 		return ret;
-	if (!records || records > 5000)
-		return -EINVAL;
 	return fork_console_backlog(records);
 }
 
@@ -544,11 +552,9 @@ static int fork_flood_set(const char *val, const struct kernel_param *kp)
 			return -EINVAL;
 		return fork_flood(mode, FLOOD_PANIC_RECORDS, nonce);
 	}
-	ret = kstrtouint(val, 0, &records);
+	ret = fork_count(val, 100000, &records);
 	if (ret)
 		return ret;
-	if (!records || records > 100000)
-		return -EINVAL;
 	return fork_flood(mode, records, NULL);
 }
 
@@ -644,11 +650,9 @@ static int bench_set(const char *val, const struct kernel_param *kp)
 	unsigned int loops;
 	int ret;
 
-	ret = kstrtouint(val, 0, &loops);
+	ret = fork_count(val, 0, &loops);
 	if (ret)
 		return ret;
-	if (!loops)
-		return -EINVAL;
 	bench_run(loops);
 	return 0;
 }
@@ -669,11 +673,9 @@ static int hog_set(const char *val, const struct kernel_param *kp)
 	unsigned int ms;
 	int ret;
 
-	ret = kstrtouint(val, 0, &ms);
+	ret = fork_count(val, 1000, &ms);
 	if (ret)
 		return ret;
-	if (!ms || ms > 1000)
-		return -EINVAL;
 	preempt_disable();
 	mdelay(ms);
 	preempt_enable();
@@ -888,11 +890,9 @@ static int storm_set(const char *val, const struct kernel_param *kp)
 	long raised, ran;
 	int ret;
 
-	ret = kstrtouint(val, 0, &ms);
+	ret = fork_count(val, 60000, &ms);
 	if (ret)
 		return ret;
-	if (!ms || ms > 60000)
-		return -EINVAL;
 	n = nr_cpu_ids * 2 * STORM_ITEMS;
 	cpus = kcalloc(nr_cpu_ids, sizeof(*cpus), GFP_KERNEL);
 	items = kcalloc(n, sizeof(*items), GFP_KERNEL);
