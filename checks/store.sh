@@ -279,7 +279,7 @@ store_inputs() {
 	_kb=${_k%%@*} _kc=
 	case $_k in *@*) _kc=${_k#*@} ;; esac
 	case $_kb:$_kc in
-	build:* | sparse:* | boot:* | control-*:* | mutant-*:) ;;
+	build:* | sparse:* | boot:* | control-*:* | mutant-*:*) ;;
 	*) die "unknown check $_k" ;;
 	esac
 	echo "tree $_tree"
@@ -485,31 +485,44 @@ tip_tests_missing() {
 		done
 }
 
-# store_controls TOPIC: the topic's negative controls, TSV: check name,
-# commit, environment of the boot.  control-<test>: the test on the base
-# (or the tip with a command line); mutant-<name>: the topic's tests on
-# a mutant of the tip (scripts/mutants)
+# store_controls TOPIC [ARCH]: the topic's negative controls, TSV: check
+# name, commit, environment of the boot.  control-<test>: the test on the
+# base (or the tip with a command line); mutant-<name>: the topic's tests
+# on a mutant of the tip (scripts/mutants).  A test bound to a config
+# (needs config:NAME) has its control on that config, control-<test>@NAME;
+# a mutant named <name>@NAME (mutants/<topic>/<name>@NAME.patch) boots
+# NAME with the topic's tests bound to it, another mutant the boot config
+# with all the topic's tests (a bound one does not apply there).  With ARCH: only the controls
+# that run on ARCH (a config's arches)
 store_controls() {
 	_cb=$(printf '%s\n' "$_GRAPH" | awk -F'\t' -v t="$1" '$1 == t { print $2 }')
 	[ "$_cb" != '*' ] || _cb=base
-	_boottests | while IFS=$(printf '\t') read -r _n _t _nds _x _x _x _ctl; do
-		[ "$_t" = "$1" ] || continue
-		# a test bound to a config: its control boots that config
-		_cs=$(test_config "$_nds")
-		_cs=${_cs:+@$_cs}
-		case $_ctl in
-		base) printf 'control-%s%s\t%s\tFORK_BOOT_TESTS=smoke,%s\n' "$_n" "$_cs" "$(kgit rev-parse "$_cb")" "$_n" ;;
-		tip:*) printf 'control-%s%s\t%s\tFORK_BOOT_TESTS=smoke,%s FORK_BOOT_CMDLINE=%s\n' "$_n" "$_cs" \
-			"$(kgit rev-parse "refs/heads/$1")" "$_n" "${_ctl#tip:}" ;;
+	{
+		_boottests | while IFS=$(printf '\t') read -r _n _t _nds _x _x _x _ctl; do
+			[ "$_t" = "$1" ] || continue
+			# a test bound to a config: its control boots that config
+			_cs=$(test_config "$_nds")
+			_cs=${_cs:+@$_cs}
+			case $_ctl in
+			base) printf 'control-%s%s\t%s\tFORK_BOOT_TESTS=smoke,%s\n' "$_n" "$_cs" "$(kgit rev-parse "$_cb")" "$_n" ;;
+			tip:*) printf 'control-%s%s\t%s\tFORK_BOOT_TESTS=smoke,%s FORK_BOOT_CMDLINE=%s\n' "$_n" "$_cs" \
+				"$(kgit rev-parse "refs/heads/$1")" "$_n" "${_ctl#tip:}" ;;
+			esac
+		done
+		# the mutants: the topic's tests on its tip with a bug put in
+		# (commit '-' when the mutant does not apply to the tip)
+		[ ! -d "${MUTANTS:-$TOP/mutants}/$1" ] ||
+			"$TOP/scripts/mutants" list "$1" | while IFS=$_TAB read -r _n _c; do
+				# <name>@NAME: the tests bound to NAME; else all
+				_mt=$(_boottests | awk -F'\t' -v t="$1" -v c="${_n#*@}" -v b="$_n" '
+					$2 == t && (b == c || index("," $3 ",", ",config:" c ",")) { printf ",%s", $1 }')
+				[ -z "$_mt" ] || printf 'mutant-%s\t%s\tFORK_BOOT_TESTS=smoke%s\n' "$_n" "$_c" "$_mt"
+			done
+	} | while IFS=$_TAB read -r _k _c _e; do
+		case ${2:-}:$_k in
+		?*:control-*@* | ?*:mutant-*@*) config_has_arch "${_k#*@}" "$2" || continue ;;
 		esac
-	done
-	# the mutants: the topic's tests on its tip with a bug put in (commit
-	# '-' when the mutant does not apply to the tip)
-	[ -d "${MUTANTS:-$TOP/mutants}/$1" ] || return 0
-	_mt=$(_boottests | awk -F'\t' -v t="$1" '$2 == t { printf ",%s", $1 }')
-	[ -n "$_mt" ] || return 0
-	"$TOP/scripts/mutants" list "$1" | while IFS=$_TAB read -r _n _c; do
-		printf 'mutant-%s\t%s\tFORK_BOOT_TESTS=smoke%s\n' "$_n" "$_c" "$_mt"
+		printf '%s\t%s\t%s\n' "$_k" "$_c" "$_e"
 	done
 }
 

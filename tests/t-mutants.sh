@@ -3,14 +3,18 @@
 # refs/mutants/<topic>/<name>, the same id on every run, remade when the
 # tip or the patch changes; one that no longer applies is named by make
 # branches, listed without a commit, and its check (mutant-<name>) FAILs
-# loudly in checks/run, the report and pre-push.  checks/run --tips takes
-# the tip alone.  No build, no boot.
+# loudly in checks/run, the report and pre-push.  A mutant <name>@CONFIG
+# boots that config with the tests bound to it, on its arches only.
+# checks/run --tips takes the tip alone.  No build, no boot.
 . "$(dirname "$0")/lib.sh"
 
 need_ktree
 export BRANCHES_TXT=$FIX/branches.txt SERIES=$FIX/series NOTES=$T/notes RESULTS=$T/results
-export MUTANTS=$T/mutants TESTS_TXT=$T/tests.txt
-{ cat "$FIX/tests.txt"; echo 'fixture-t  fixture-a  -  smoke  -  smoke  -'; } >"$TESTS_TXT"
+export MUTANTS=$T/mutants TESTS_TXT=$T/tests.txt CONFIGS_TXT=$T/configs.txt
+# a config of x86_64 alone, for a test and a mutant bound to it
+{ cat "$FIX/configs.txt"; echo 'dynamic  x86_64  integration  build,boot  -  -'; } >"$CONFIGS_TXT"
+{ cat "$FIX/tests.txt"; echo 'fixture-t  fixture-a  -  smoke  -  smoke  -'
+  echo 'fixture-tb fixture-a  config:dynamic  smoke  -  smoke  -'; } >"$TESTS_TXT"
 g() { git -C "$KTREE" "$@"; }
 "$S/mkbranches" >"$T/mk" 2>&1 || { cat "$T/mk"; bad "mkbranches"; finish; }
 tip=$(g rev-parse fixture-a)
@@ -21,6 +25,8 @@ printf '/* fixture mutant */\n' >>"$W/kernel/softirq.c"
 git -C "$W" -c user.name=T -c user.email=t@example.org -c core.hooksPath=/dev/null commit -q -a -m 'softirq: Fixture mutant'
 mkdir -p "$MUTANTS/fixture-a"
 git -C "$W" format-patch -q -1 --stdout HEAD >"$MUTANTS/fixture-a/good.patch"
+# one for the tests bound to the dynamic config (x86_64 only)
+cp "$MUTANTS/fixture-a/good.patch" "$MUTANTS/fixture-a/bound@dynamic.patch"
 # one that does not: its context is not in the tree
 sed 's/^ \(.*\)$/ \1 (not in the tree)/' "$MUTANTS/fixture-a/good.patch" >"$MUTANTS/fixture-a/stale.patch"
 g worktree remove --force "$W"
@@ -50,10 +56,20 @@ grep -q '| fixture-a | x86_64 | mutant-stale | .* | FAIL | the mutant does not a
 "$TOP/scripts/verified" "base..fixture-a" >"$T/v" 2>&1
 grep -q 'x86_64/fixture-a/mutant-stale:not-applied' "$T/v" && ok "pre-push: refused for the stale mutant" ||
 	{ bad "pre-push"; cat "$T/v"; }
+# the controls: a bound mutant boots its config with the bound tests, on
+# that config's arches only; the others the boot config with all tests
+"$TOP/checks/store" controls fixture-a x86_64 >"$T/ctl" 2>&1
+bound=$(g rev-parse -q --verify "refs/mutants/fixture-a/bound@dynamic")
+grep -qx "mutant-bound@dynamic	$bound	FORK_BOOT_TESTS=smoke,fixture-tb" "$T/ctl" &&
+	grep -qx "mutant-stale	-	FORK_BOOT_TESTS=smoke.*,fixture-t,fixture-tb" "$T/ctl" &&
+	ok "controls: mutant-bound@dynamic boots the bound test, the others all" || { bad "controls on x86_64"; cat "$T/ctl"; }
+"$TOP/checks/store" controls fixture-a ppc64le >"$T/ctl" 2>&1
+! grep -q 'bound@dynamic' "$T/ctl" && grep -q '^mutant-stale' "$T/ctl" &&
+	ok "controls: no mutant-bound@dynamic on ppc64le (dynamic is x86_64 only)" || { bad "controls on ppc64le"; cat "$T/ctl"; }
 # --tips: the tip alone (its checkpatch here: no build)
 "$TOP/checks/run" --topic fixture-a --tips --checks checkpatch >"$T/run" 2>&1
 [ "$(grep -c ' checkpatch ' "$T/run")" = 1 ] && grep -q "^fixture-a *$(g rev-parse --short=12 "$tip") any *checkpatch" "$T/run" &&
 	ok "--tips: the tip only" || { bad "--tips"; cat "$T/run"; }
-for r in good stale; do g update-ref -d "refs/mutants/fixture-a/$r" 2>/dev/null; g config --remove-section "mutant.fixture-a/$r" 2>/dev/null; done
+for r in good stale bound@dynamic; do g update-ref -d "refs/mutants/fixture-a/$r" 2>/dev/null; g config --remove-section "mutant.fixture-a/$r" 2>/dev/null; done
 clean_fixture_branches
 finish

@@ -1746,6 +1746,30 @@ static void test_cpu_offline(void)
 }
 
 /*
+ * PREEMPT_DYNAMIC: switch the preemption model to none at run time,
+ * through debugfs, as an administrator may (the tests after it see the
+ * kernel switched)
+ */
+static void test_preempt_none(void)
+{
+	static const char f[] = "/sys/kernel/debug/sched/preempt";
+	char now[64] = "";
+	int err;
+
+	mkdir("/sys/kernel/debug", 0755);
+	mount("debugfs", "/sys/kernel/debug", "debugfs", 0, NULL);
+	if (access(f, F_OK)) {
+		skip("preempt_none", "no %s: not PREEMPT_DYNAMIC, or no DEBUG_FS", f);
+		return;
+	}
+	err = write_file(f, "none");
+	read_file(f, now, sizeof(now));
+	now[strcspn(now, "\n")] = '\0';
+	result("preempt_none", !err && strstr(now, "(none)"), "%s: %s%s%s", f, now,
+	       err ? ", write: " : "", err ? strerror(-err) : "");
+}
+
+/*
  * plan: the results the test prints itself (1: its result is the test's,
  * more: they are its subtests); 0: a kernel self-test prints a subtest,
  * named as the test or as suite.  A subtest's results are named apart from
@@ -1759,6 +1783,7 @@ static const struct {
 } tests[] = {
 	{ "cpu_online", test_cpu_online, 1, NULL },
 	{ "cpu_offline", test_cpu_offline, 1, NULL },
+	{ "preempt_none", test_preempt_none, 1, NULL },
 	{ "smoke", test_smoke, 1, NULL },
 	{ "tasklet_storm", test_tasklet_storm, 0, NULL },
 	{ "ksoftirqd_policy", test_ksoftirqd_policy, 1, NULL },
