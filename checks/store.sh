@@ -492,11 +492,14 @@ tip_tests_missing() {
 # (needs config:NAME) has its control on that config, control-<test>@NAME;
 # a mutant named <name>@NAME (mutants/<topic>/<name>@NAME.patch) boots
 # NAME with the topic's tests bound to it, another mutant the boot config
-# with all the topic's tests (a bound one does not apply there).  With ARCH: only the controls
-# that run on ARCH (a config's arches)
+# with all the topic's tests (a bound one does not apply there).  With
+# ARCH: only the controls that run on ARCH (a config's arches)
 store_controls() {
+	[ -n "${_GRAPH:-}" ] || _GRAPH=$(topics)
 	_cb=$(printf '%s\n' "$_GRAPH" | awk -F'\t' -v t="$1" '$1 == t { print $2 }')
 	[ "$_cb" != '*' ] || _cb=base
+	# parsed once, here: the subshells below (one per mutant) inherit it
+	_boottests >/dev/null
 	{
 		_boottests | while IFS=$(printf '\t') read -r _n _t _nds _x _x _x _ctl; do
 			[ "$_t" = "$1" ] || continue

@@ -14,7 +14,8 @@ export MUTANTS=$T/mutants TESTS_TXT=$T/tests.txt CONFIGS_TXT=$T/configs.txt
 # a config of x86_64 alone, for a test and a mutant bound to it
 { cat "$FIX/configs.txt"; echo 'dynamic  x86_64  integration  build,boot  -  -'; } >"$CONFIGS_TXT"
 { cat "$FIX/tests.txt"; echo 'fixture-t  fixture-a  -  smoke  -  smoke  -'
-  echo 'fixture-tb fixture-a  config:dynamic  smoke  -  smoke  -'; } >"$TESTS_TXT"
+  echo 'fixture-tb fixture-a  config:dynamic  smoke  -  smoke  -'
+  echo 'fixture-tc fixture-a  -  smoke  -  smoke  base'; } >"$TESTS_TXT"
 g() { git -C "$KTREE" "$@"; }
 "$S/mkbranches" >"$T/mk" 2>&1 || { cat "$T/mk"; bad "mkbranches"; finish; }
 tip=$(g rev-parse fixture-a)
@@ -61,11 +62,13 @@ grep -q 'x86_64/fixture-a/mutant-stale:not-applied' "$T/v" && ok "pre-push: refu
 "$TOP/checks/store" controls fixture-a x86_64 >"$T/ctl" 2>&1
 bound=$(g rev-parse -q --verify "refs/mutants/fixture-a/bound@dynamic")
 grep -qx "mutant-bound@dynamic	$bound	FORK_BOOT_TESTS=smoke,fixture-tb" "$T/ctl" &&
-	grep -qx "mutant-stale	-	FORK_BOOT_TESTS=smoke.*,fixture-t,fixture-tb" "$T/ctl" &&
+	grep -qx "mutant-stale	-	FORK_BOOT_TESTS=smoke.*,fixture-t,fixture-tb,fixture-tc" "$T/ctl" &&
 	ok "controls: mutant-bound@dynamic boots the bound test, the others all" || { bad "controls on x86_64"; cat "$T/ctl"; }
 "$TOP/checks/store" controls fixture-a ppc64le >"$T/ctl" 2>&1
 ! grep -q 'bound@dynamic' "$T/ctl" && grep -q '^mutant-stale' "$T/ctl" &&
 	ok "controls: no mutant-bound@dynamic on ppc64le (dynamic is x86_64 only)" || { bad "controls on ppc64le"; cat "$T/ctl"; }
+grep -q '^control-fixture-tc	[0-9a-f]\{40\}	FORK_BOOT_TESTS=smoke,fixture-tc$' "$T/ctl" &&
+	ok "controls: a base control with its commit" || { bad "controls: the base control"; cat "$T/ctl"; }
 # --tips: the tip alone (its checkpatch here: no build)
 "$TOP/checks/run" --topic fixture-a --tips --checks checkpatch >"$T/run" 2>&1
 [ "$(grep -c ' checkpatch ' "$T/run")" = 1 ] && grep -q "^fixture-a *$(g rev-parse --short=12 "$tip") any *checkpatch" "$T/run" &&
