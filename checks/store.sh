@@ -6,9 +6,10 @@
 # SHA-1 of a manifest that lists every input the check reads, one
 # "name value" line each (store_inputs prints it):
 #
-#   checkpatch  the patch as checkpatch reads it (message, author, diff),
-#               the commit tree's own checkpatch.pl, spelling.txt and
-#               const_structs.checkpatch, perl's version, the check script
+#   checkpatch  the patch's bytes as checkpatch reads them (checkpatch_patch),
+#               the commit's tree (checkpatch.pl, .checkpatch.conf and
+#               what --root reads), perl's, python3's and git's versions,
+#               the check script
 #   build       the commit's tree and its (first) parent's tree (the W=1
 #               delta compares with the parent), the config fragments and
 #               scripts/kconfig, the arch file, the compiler's and make's
@@ -212,7 +213,7 @@ EOB
 }
 
 # store_prime COMMIT...: look up, in one git call, the trees of COMMITs
-# and of their first parents and their checkpatch scripts, for the keys
+# and of their first parents, for the keys
 # computed later in this shell
 store_prime() {
 	[ $# -gt 0 ] || return 0
@@ -220,36 +221,25 @@ store_prime() {
 	mkdir -p "$BUILD" || return 1
 	for _p; do
 		printf '%s^{tree}\n%s^1^{tree}\n' "$_p" "$_p"
-		printf '%s:scripts/%s\n' "$_p" checkpatch.pl "$_p" spelling.txt "$_p" const_structs.checkpatch
-	done | kgit cat-file --batch-check='%(objectname)' | paste - - - - - >"$_pf"
+	done | kgit cat-file --batch-check='%(objectname)' | paste - - >"$_pf"
 	for _p; do
-		read -r _pt _pp _c1 _c2 _c3 || break
+		read -r _pt _pp || break
 		case $_pp in *missing*) _pp=none ;; esac
-		_cpb=
-		for _x in "$_c1" "$_c2" "$_c3"; do
-			case $_x in *missing*) ;; *) _cpb="$_cpb$_x " ;; esac
-		done
 		_bc=$(kgit rev-list "$_p" ^base 2>/dev/null | tr '\n' ' ')
-		eval "_TR_$_p=\$_pt _PT_$_p=\$_pp _CP_$_p=\$_cpb _BC_$_p=\" \$_bc\""
+		eval "_TR_$_p=\$_pt _PT_$_p=\$_pp _BC_$_p=\" \$_bc\""
 	done <"$_pf"
 	rm -f "$_pf"
 }
 
-# store_prime_patches COMMIT...: hash the patch of each commit as
-# checkpatch reads it (author, date, message, diff against the first
-# parent), in one git call.  Only for the commits checkpatch judges: the
-# diff of the base import is the whole kernel.
+# store_prime_patches COMMIT...: hash the patch of each commit exactly as
+# checks/checkpatch gives it to checkpatch.pl (checkpatch_patch).  Only
+# for the commits checkpatch judges: the diff of the base import is the
+# whole kernel.
 store_prime_patches() {
-	[ $# -gt 0 ] || return 0
-	_pf=$BUILD/.patches.$$
-	mkdir -p "$_pf" || return 1
-	kgit log --no-walk=unsorted -p --format='%x01%H%n%an <%ae>%n%ad%n%B' "$@" |
-		awk -v d="$_pf" '/^\001/ { f = d "/p." substr($0, 2); next } f { print > f }'
-	(cd "$_pf" && for _p; do [ -e "p.$_p" ] || : >"p.$_p"; done && sha1sum p.*) >"$_pf/sums"
-	while read -r _ps _p; do
-		eval "_PS_${_p#p.}=\$_ps"
-	done <"$_pf/sums"
-	rm -rf "$_pf"
+	for _p; do
+		_ps=$(checkpatch_patch "$_p" | _sha) || return 1
+		eval "_PS_$_p=\$_ps"
+	done
 }
 
 # store_inputs CHECK COMMIT ARCH: the manifest of what CHECK reads
@@ -267,9 +257,16 @@ store_inputs() {
 	checkpatch)
 		eval "_ps=\${_PS_$_c-}"
 		[ -n "$_ps" ] || store_prime_patches "$_c" || return 1
-		eval "echo \"patch \$_PS_$_c\"; echo \"checkpatch \$_CP_$_c\""
+		# the bytes checkpatch reads, and the tree it runs in (its
+		# checkpatch.pl, .checkpatch.conf, MAINTAINERS, include/...)
+		eval "echo \"patch \$_PS_$_c\""
+		echo "tree $_tree"
 		_memo perl perl -e 'print $^V'
 		echo "tool perl $_mv"
+		_memo python3 python3 --version
+		echo "tool python3 $_mv"
+		_memo git git --version
+		echo "tool git $_mv"
 		_hmemo checkpatch "$TOP/checks/checkpatch"
 		echo "script $_hv lib $_lib"
 		return 0
@@ -423,6 +420,8 @@ store_log() {
 # that the subshells computing keys inherit them
 store_warm() {
 	_memo perl perl -e 'print $^V'
+	_memo python3 python3 --version
+	_memo git git --version
 	_memo make make --version
 	_memo sparse sparse --version
 	for _wa; do

@@ -105,6 +105,31 @@ topic_patches() {
 # shellcheck source=../fork.conf
 . "$TOP/fork.conf"
 
+# sealed_git ARGS...: git on the kernel tree that reads no user or system
+# configuration (GIT_CONFIG_GLOBAL, GIT_CONFIG_NOSYSTEM) and none of the
+# repository's settings that change what format-patch writes
+sealed_git() {
+	GIT_CONFIG_GLOBAL=/dev/null GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_COUNT=0 \
+		git -C "$KTREE" -c format.signOff=false -c format.from=false \
+		-c format.numbered=false -c format.coverLetter=false \
+		-c format.useAutoBase=false -c format.thread=false -c format.notes=false \
+		-c format.signature= -c format.subjectPrefix=PATCH \
+		-c diff.noprefix=false -c diff.mnemonicPrefix=false -c diff.relative=false \
+		-c diff.renames=true -c diff.algorithm=default -c diff.orderFile=/dev/null \
+		-c diff.context=3 -c diff.interHunkContext=0 -c core.abbrev=12 \
+		-c log.showSignature=false -c i18n.logOutputEncoding=UTF-8 "$@"
+}
+
+# checkpatch_patch COMMIT: the patch of COMMIT exactly as checks/checkpatch
+# gives it to checkpatch.pl (and its key hashes): format-patch of the
+# commit against its parent, the same bytes whatever git configuration
+# the user has
+checkpatch_patch() {
+	sealed_git format-patch -1 --stdout --no-signature --no-numbered \
+		--no-thread --no-notes --no-base --no-add-header --no-from --no-to --no-cc \
+		--subject-prefix=PATCH --src-prefix=a/ --dst-prefix=b/ "$1"
+}
+
 # ensure_worktree DIR: a detached work tree of the kernel tree at DIR
 ensure_worktree() {
 	[ ! -e "$1/.git" ] || return 0

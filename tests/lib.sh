@@ -60,8 +60,8 @@ finish() {
 mkcommit() {
 	_idx=$T/mkcommit.index
 	GIT_INDEX_FILE=$_idx git -C "$KTREE" read-tree "$1" || return 1
-	_blob=$({ git -C "$KTREE" show "$1:$3"; printf '%s\n' "$4"; } | git -C "$KTREE" hash-object -w --stdin)
-	GIT_INDEX_FILE=$_idx git -C "$KTREE" update-index --cacheinfo "100644,$_blob,$3" || return 1
+	_blob=$({ git -C "$KTREE" show "$1:$3" 2>/dev/null; printf '%s\n' "$4"; } | git -C "$KTREE" hash-object -w --stdin)
+	GIT_INDEX_FILE=$_idx git -C "$KTREE" update-index --add --cacheinfo "100644,$_blob,$3" || return 1
 	_tree=$(GIT_INDEX_FILE=$_idx git -C "$KTREE" write-tree)
 	rm -f "$_idx"
 	printf '%s\n\n%s\n' "$2" "${5:-Signed-off-by: A Developer <dev@example.org>}" |
