@@ -180,11 +180,26 @@ _defines() {
 	[ "$_dv" = yes ]
 }
 
+# _contains COMMIT TOPIC: COMMIT contains the topic's first commit.  The
+# first commit and every commit of the repository that descends from it,
+# in one git call per topic and process (--ancestry-path over all refs:
+# branches, mutants)
+_contains() {
+	_varname "$2"
+	eval "_cd=\${_TD_$_vn-}"
+	if [ -z "$_cd" ]; then
+		topic_first "$2" || return 1
+		_cd=" $_first $(kgit rev-list --ancestry-path "$_first.." --all 2>/dev/null | tr '\n' ' ')"
+		eval "_TD_$_vn=\$_cd"
+	fi
+	case $_cd in *" $1 "*) return 0 ;; esac
+	return 1
+}
+
 # boot_lines COMMIT TREE: the tests.txt lines that can apply to COMMIT
 # in the config of the check being keyed ($_kc, store_inputs; none: boot),
 # or those FORK_BOOT_TESTS selects when set, as the controls do
 boot_lines() {
-	eval "_bc=\${_BC_$1-}"
 	[ -n "${_BOOTTESTS:-}" ] || _boottests >/dev/null
 	while IFS=$_TAB read -r _n _t _needs _rest; do
 		if [ -n "${FORK_BOOT_TESTS+x}" ]; then
@@ -198,9 +213,7 @@ boot_lines() {
 				-) ;;
 				CONFIG_*) _defines "$2" "${_nd#CONFIG_}" || _ok= ;;
 				config:*) [ "${_nd#config:}" = "${_kc:-boot}" ] || _ok= ;;
-				topic:*)
-					topic_first "${_nd#topic:}" || _ok=
-					case "$_bc " in *" $_first "*) ;; *) _ok= ;; esac ;;
+				topic:*) _contains "$1" "${_nd#topic:}" || _ok= ;;
 				esac
 			done
 			IFS=$_ifs
@@ -225,8 +238,7 @@ store_prime() {
 	for _p; do
 		read -r _pt _pp || break
 		case $_pp in *missing*) _pp=none ;; esac
-		_bc=$(kgit rev-list "$_p" ^base 2>/dev/null | tr '\n' ' ')
-		eval "_TR_$_p=\$_pt _PT_$_p=\$_pp _BC_$_p=\" \$_bc\""
+		eval "_TR_$_p=\$_pt _PT_$_p=\$_pp"
 	done <"$_pf"
 	rm -f "$_pf"
 }
@@ -263,9 +275,9 @@ store_inputs() {
 		echo "tree $_tree"
 		_memo perl perl -e 'print $^V'
 		echo "tool perl $_mv"
-		_memo python3 python3 --version
+		_memo python3 /usr/bin/python3 --version
 		echo "tool python3 $_mv"
-		_memo git git --version
+		_memo git /usr/bin/git --version
 		echo "tool git $_mv"
 		_hmemo checkpatch "$TOP/checks/checkpatch"
 		echo "script $_hv lib $_lib"
@@ -286,9 +298,14 @@ store_inputs() {
 		echo "config-def $_cl"
 		_varname "$_kc"
 		_ff=
-		for _x in $(echo "$_cl" | cut -f5 | tr ',' ' '); do
+		_x=${_cl#*"$_TAB"*"$_TAB"*"$_TAB"*"$_TAB"}
+		_x=${_x%%"$_TAB"*}
+		_ifs=$IFS
+		IFS=,
+		for _x in $_x; do
 			[ "$_x" = - ] || _ff="$_ff $FRAGS/$_x.config"
 		done
+		IFS=$_ifs
 		# shellcheck disable=SC2086
 		arch_frag "$_a"
 		_hmemo "cfg_${_a}_$_vn" "$FRAGS/common.config" "$_af" "$TOP/scripts/kconfig" $_ff
@@ -325,7 +342,8 @@ store_inputs() {
 		_memo "qemu_$_a" "$_av" --version
 		echo "tool qemu $_mv"
 		archvar "$_a" QEMU_KVM_ARGS
-		echo "accel $(qemu_accel "$_a" "$_av")"
+		_memo "accel_$_a" qemu_accel "$_a" "$_av"
+		echo "accel $_mv"
 		# shellcheck disable=SC2086
 		_hmemo boot $_BOOT_SCRIPTS $_FORK_MODULES
 		echo "script $_hv lib $_lib"
@@ -420,8 +438,8 @@ store_log() {
 # that the subshells computing keys inherit them
 store_warm() {
 	_memo perl perl -e 'print $^V'
-	_memo python3 python3 --version
-	_memo git git --version
+	_memo python3 /usr/bin/python3 --version
+	_memo git /usr/bin/git --version
 	_memo make make --version
 	_memo sparse sparse --version
 	for _wa; do
@@ -497,8 +515,11 @@ store_controls() {
 	[ -n "${_GRAPH:-}" ] || _GRAPH=$(topics)
 	_cb=$(printf '%s\n' "$_GRAPH" | awk -F'\t' -v t="$1" '$1 == t { print $2 }')
 	[ "$_cb" != '*' ] || _cb=base
-	# parsed once, here: the subshells below (one per mutant) inherit it
+	# parsed once, here: the subshells below inherit it
 	_boottests >/dev/null
+	_BFILE=$BUILD/.boottests.$$
+	mkdir -p "$BUILD" && printf '%s\n' "$_BOOTTESTS" >"$_BFILE" || return 1
+	_cbc=$(kgit rev-parse "$_cb") _ctip=$(kgit rev-parse "refs/heads/$1")
 	{
 		_boottests | while IFS=$(printf '\t') read -r _n _t _nds _x _x _x _ctl; do
 			[ "$_t" = "$1" ] || continue
@@ -506,26 +527,152 @@ store_controls() {
 			_cs=$(test_config "$_nds")
 			_cs=${_cs:+@$_cs}
 			case $_ctl in
-			base) printf 'control-%s%s\t%s\tFORK_BOOT_TESTS=smoke,%s\n' "$_n" "$_cs" "$(kgit rev-parse "$_cb")" "$_n" ;;
+			base) printf 'control-%s%s\t%s\tFORK_BOOT_TESTS=smoke,%s\n' "$_n" "$_cs" "$_cbc" "$_n" ;;
 			tip:*) printf 'control-%s%s\t%s\tFORK_BOOT_TESTS=smoke,%s FORK_BOOT_CMDLINE=%s\n' "$_n" "$_cs" \
-				"$(kgit rev-parse "refs/heads/$1")" "$_n" "${_ctl#tip:}" ;;
+				"$_ctip" "$_n" "${_ctl#tip:}" ;;
 			esac
 		done
 		# the mutants: the topic's tests on its tip with a bug put in
 		# (commit '-' when the mutant does not apply to the tip)
+		# <name>@NAME: the tests bound to NAME; else all (one awk: the
+		# boot tests, then the mutants)
 		[ ! -d "${MUTANTS:-$TOP/mutants}/$1" ] ||
-			"$TOP/scripts/mutants" list "$1" | while IFS=$_TAB read -r _n _c; do
-				# <name>@NAME: the tests bound to NAME; else all
-				_mt=$(_boottests | awk -F'\t' -v t="$1" -v c="${_n#*@}" -v b="$_n" '
-					$2 == t && (b == c || index("," $3 ",", ",config:" c ",")) { printf ",%s", $1 }')
-				[ -z "$_mt" ] || printf 'mutant-%s\t%s\tFORK_BOOT_TESTS=smoke%s\n' "$_n" "$_c" "$_mt"
-			done
+			"$TOP/scripts/mutants" list "$1" | awk -F'\t' -v t="$1" '
+				FNR == NR { if ($2 == t) { nt++; tn[nt] = $1; tc[nt] = $3 } next }
+				{
+					b = $1; c = b; sub(/^[^@]*@/, "", c); mt = ""
+					for (i = 1; i <= nt; i++)
+						if (b == c || index("," tc[i] ",", ",config:" c ","))
+							mt = mt "," tn[i]
+					if (mt != "") printf "mutant-%s\t%s\tFORK_BOOT_TESTS=smoke%s\n", b, $2, mt
+				}' "$_BFILE" -
 	} | while IFS=$_TAB read -r _k _c _e; do
 		case ${2:-}:$_k in
 		?*:control-*@* | ?*:mutant-*@*) config_has_arch "${_k#*@}" "$2" || continue ;;
 		esac
 		printf '%s\t%s\t%s\n' "$_k" "$_c" "$_e"
 	done
+	rm -f "$_BFILE"
+}
+
+# store_required [TOPIC]: what the topics require, the one list that
+# checks/run runs, checks/report shows, scripts/verified (pre-push) and
+# scripts/send (SEND=1) demand.  TSV, in the order the runner checks:
+#
+#   topic  owner  commit  arch  check  env
+#
+# owner: the topic commit that owes the row (the tip for the controls,
+# mutants and tip-tests); commit: what is checked ('-' for a mutant that
+# does not apply to the tip); check: checkpatch (arch any), build,
+# sparse, boot, CHECK@CONFIG, control-<test>[@CONFIG], mutant-<name>,
+# tip-tests (the tip's boot ran every test of its topic); env: the
+# environment the check runs with (controls and mutants).
+#
+# Every commit: checkpatch (single-parent commits of a topic based on
+# base or another topic), and on each arch of its topic that the boot
+# config builds: build, sparse, boot.  A topic's tip, per arch: the
+# negative controls and mutants of its tests, tip-tests.  The other
+# configs of configs.txt: their checks on every commit or on the tips, as
+# each says (scripts/configs).  A topic with no commits of its own (it
+# guards behaviour 6.1 has) is checked at its tip.  The integration
+# branch ('*'): its tip only.
+store_required() {
+	[ -n "${_GRAPH:-}" ] || _GRAPH=$(topics) || return 1
+	configs_load
+	_rqba=$(config_boot_arches)
+	_boottests >/dev/null
+	while IFS=$_TAB read -r _rqt _rqb _rqa _rqd; do
+		[ -z "${1:-}" ] || [ "$1" = "$_rqt" ] || continue
+		_rqtip=$(kgit rev-parse -q --verify "refs/heads/$_rqt") ||
+			die "no branch $_rqt (make branches)"
+		_rqhas=
+		! printf '%s\n' "$_BOOTTESTS" | cut -f2 | grep -qx "$_rqt" || _rqhas=1
+		# commit and its parents, oldest first
+		if [ "$_rqb" = '*' ]; then
+			_rqcs=$(kgit rev-list --parents -n 1 "$_rqtip")
+		else
+			_rqcs=$(kgit rev-list --reverse --parents "$_rqb..$_rqtip")
+		fi
+		if [ -z "$_rqcs" ]; then
+			[ -n "$_rqhas" ] || continue
+			_rqcs=$(kgit rev-list --parents -n 1 "$_rqtip")
+		fi
+		if [ "$_rqb" != '*' ]; then
+			printf '%s\n' "$_rqcs" | while read -r _c _p1 _p2; do
+				[ -n "$_p1" ] && [ -z "$_p2" ] || continue
+				printf '%s\t%s\t%s\tany\tcheckpatch\t\n' "$_rqt" "$_c" "$_c"
+			done
+		fi
+		_rqctl=$(store_controls "$_rqt")
+		for _a in $(echo "$_rqa" | tr ',' ' '); do
+			case ",$_rqba," in
+			*",$_a,"*)
+				printf '%s\n' "$_rqcs" | while read -r _c _x; do
+					for _k in build sparse boot; do
+						printf '%s\t%s\t%s\t%s\t%s\t\n' "$_rqt" "$_c" "$_c" "$_a" "$_k"
+					done
+				done
+				[ -z "$_rqhas" ] ||
+					printf '%s\t%s\t%s\t%s\ttip-tests\t\n' "$_rqt" "$_rqtip" "$_rqtip" "$_a"
+				printf '%s\n' "$_rqctl" | while IFS=$_TAB read -r _k _c _e; do
+					[ -n "$_k" ] || continue
+					case $_k in
+					control-*@* | mutant-*@*) config_has_arch "${_k#*@}" "$_a" || continue ;;
+					esac
+					printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$_rqt" "$_rqtip" "$_c" "$_a" "$_k" "$_e"
+				done ;;
+			esac
+			printf '%s\n' "$_CONFIGS" | while IFS=$_TAB read -r _cn _carches _cruns _cchecks _x; do
+				[ "$_cn" != boot ] || continue
+				case ",$_carches," in *",$_a,"*) ;; *) continue ;; esac
+				printf '%s\n' "$_rqcs" | while read -r _c _x; do
+					config_runs "$_cruns" "$_rqb" "$_c" "$_rqtip" "$_rqt" "$_cn" || continue
+					for _k in $(echo "$_cchecks" | tr ',' ' '); do
+						printf '%s\t%s\t%s\t%s\t%s\t\n' "$_rqt" "$_c" "$_c" "$_a" "$_k@$_cn"
+					done
+				done
+			done
+		done
+	done <<EOR
+$_GRAPH
+EOR
+}
+
+# store_keyed DIR: the rows of store_required on stdin, each with its key,
+# on stdout: topic owner commit arch check key env (key '-' for tip-tests
+# and a mutant that does not apply).  The manifest of row N (from 1) is
+# left in DIR/N for the runner to store with the result.  The manifests
+# are computed in this shell (memos kept; a subshell only to export a
+# row's environment) and hashed by one sha1sum: a key costs no process.
+store_keyed() {
+	_kd=$1
+	mkdir -p "$_kd" || return 1
+	cat >"$_kd/in" || return 1
+	# shellcheck disable=SC2046
+	store_prime $(cut -f3 "$_kd/in" | grep -vx -- - | sort -u) || return 1
+	# shellcheck disable=SC2046
+	store_prime_patches $(awk -F'\t' '$5 == "checkpatch" { print $3 }' "$_kd/in") || return 1
+	_kn=0
+	: >"$_kd/rows"
+	while IFS=$_TAB read -r _qt _qo _qc _qa _qk _qe; do
+		_kn=$((_kn + 1))
+		case $_qk:$_qc in
+		tip-tests:* | *:-) : >"$_kd/$_kn"; _qh=- ;;
+		*)
+			if [ -n "$_qe" ]; then
+				# shellcheck disable=SC2086
+				(export $_qe; store_inputs "$_qk" "$_qc" "$_qa") >"$_kd/$_kn" || return 1
+			else
+				store_inputs "$_qk" "$_qc" "$_qa" >"$_kd/$_kn" || return 1
+			fi
+			_qh=+ ;;
+		esac
+		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$_qt" "$_qo" "$_qc" "$_qa" "$_qk" "$_qh" "$_qe" >>"$_kd/rows"
+	done <"$_kd/in"
+	[ "$_kn" -gt 0 ] || return 0
+	(cd "$_kd" && seq 1 "$_kn" | xargs sha1sum) | cut -d' ' -f1 >"$_kd/sums" || return 1
+	paste "$_kd/sums" "$_kd/rows" | awk -F'\t' -v OFS='\t' '
+		{ k = ($7 == "-") ? "-" : $1; print $2, $3, $4, $5, $6, k, $8 }'
 }
 
 # reproducer TOPIC COMMIT ARCH CHECK: the command that re-runs exactly
