@@ -54,6 +54,12 @@ expect_fail "placeholder.*set FORK_MAINTAINER_NAME and FORK_MAINTAINER_EMAIL, an
 expect_fail "no way to send\\): set git's sendemail\\.smtpserver .*b4\\.send-endpoint-web" env SEND=1 \
 	FORK_MAINTAINER_NAME='Jane Doe' FORK_MAINTAINER_EMAIL=jane@example.org "$S/send" fixture-a
 grep -q FORK_MAINTAINER "$T/err" && bad "a real identity is not refused: $(cat "$T/err")"
+# with a way to send but no results: refused, naming what is missing
+expect_fail "topic fixture-a: not sending: the commits above lack a PASS" env SEND=1 \
+	FORK_MAINTAINER_NAME='Jane Doe' FORK_MAINTAINER_EMAIL=jane@example.org RESULTS="$T/empty-results" TESTS_TXT="$FIX/tests.txt" \
+	GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=sendemail.smtpserver GIT_CONFIG_VALUE_0=/bin/false "$S/send" fixture-a
+grep -q 'no PASS for: any/checkpatch:none x86_64/build:none' "$T/err" && ok "SEND=1 names the missing checks" ||
+	{ bad "SEND=1 does not name what is missing"; cat "$T/err"; }
 state | diff "$T/before" - >"$T/diff" && ok "unchanged after the refusals" ||
 	{ bad "a refused send changed the tree:"; cat "$T/diff"; }
 rm -rf "$out" "$BUILD/send/fixture-a.log"
