@@ -10,6 +10,16 @@
 # work tree $SRC, never on a user's work tree.
 # shellcheck shell=sh
 . "$(dirname "$0")/../scripts/lib.sh"
+. "$TOP/checks/store.sh"
+
+# Nothing from the caller's environment changes a verdict without being
+# in its key: the kernel's build variables (a 'make check W=1' reaches
+# the kernel's make through MAKEFLAGS) are dropped; FORK_CONFIG is the
+# runner's (set per check from its name, build@debug), and the FORK_BOOT_*
+# that select tests are in the boot key.
+unset KCFLAGS KCPPFLAGS KAFLAGS KRUSTFLAGS CHECKFLAGS KBUILD_EXTRA_WARN KBUILD_CFLAGS \
+	KBUILD_EXTRA_SYMBOLS KBUILD_OUTPUT KBUILD_SIGN_PIN KBUILD_ABS_SRCTREE LLVM LLVM_IAS \
+	MAKEFLAGS MFLAGS MAKELEVEL MAKEOVERRIDES GNUMAKEFLAGS MAKEFILES W C V
 
 # an error of the check itself (not a verdict on the commit): exit 2, so
 # the runner reports ERROR and caches nothing
@@ -135,9 +145,9 @@ copy_image() {
 	done
 }
 
-# the .c files a commit changes (added or modified)
-touched_c() {
-	kgit diff-tree --no-commit-id --name-only -r --diff-filter=AM "$1" | grep '\.c$'
+# touched COMMIT: the .c and .h files a commit changes (added or modified)
+touched() {
+	kgit diff-tree --no-commit-id --name-only -r --diff-filter=AM "$1" | grep -E '\.[ch]$'
 }
 
 # prepare COMMIT: take the build lock, check it out and configure $OBJ
@@ -157,77 +167,114 @@ prepare() {
 	cat "$LOGDIR/kconfig.out"
 }
 
-# in_build OBJECT: is OBJECT (a .o path) part of the build in $OBJ, linked
-# into the kernel (its directory's thin archive lists it) or a module?
-# kbuild compiles any single object asked for, configured or not: a file
-# the config leaves out (a feature switched off) would fail to compile
-# and be judged as if it were built.  Known only when $OBJ holds the
-# build of $COMMIT (checks/build marks it); otherwise assumed built.
-in_build() {
-	[ "$(cat "$OBJ/.fork-built" 2>/dev/null)" = "$(kgit rev-parse "$COMMIT^{tree}")" ] ||
-		return 0
-	_d=$(dirname "$1")
-	# a thin archive's member names come out relative to the cwd
-	if [ -f "$OBJ/$_d/built-in.a" ] &&
-		(cd "$OBJ" && ar t "$_d/built-in.a") 2>/dev/null | grep -qxF "$1"; then
-		return 0
-	fi
-	[ -f "$OBJ/modules.order" ] &&
-		grep -qxF -e "$1" -e "${1%.o}.ko" "$OBJ/modules.order" && return 0
-	# an object of a module made of several
-	grep -qxF "$1" "$OBJ/$_d"/*.mod 2>/dev/null
+# image_id: what a build in $OBJ is made of: the build check's manifest
+# (store_inputs: tree, config, compilers, binutils, scripts) without the
+# parent's tree (the W=1 baseline, not the image's).  checks/build writes
+# it to $OBJ/.fork-built; checks/boot boots only an image whose id is the
+# one its own inputs give, and rebuilds otherwise.
+image_id() {
+	_ik=build
+	[ "$CONFIG" = boot ] || _ik=build@$CONFIG
+	store_inputs "$_ik" "$COMMIT" "$ARCH" | grep -v '^parent-tree ' | _sha
 }
 
-# diagnostics FLAGS FILE...: compile FILEs (.c) with extra make FLAGS
-# (W=1, C=2) and print their warnings and errors, line and column numbers
-# dropped, one per line, sorted.  A file the config does not build prints
-# "unbuilt: FILE".
+# built_objects: every object of the build in $OBJ, relative to it: those
+# its thin archives link (vmlinux.a, the lib.a of lib-y) and those of its
+# modules (modules.order, and the parts of a module made of several).
+# Known only when $OBJ holds the build of $COMMIT (checks/build marks
+# it); returns 1 otherwise.  kbuild compiles any single object asked for,
+# configured or not: a file the config leaves out (a feature switched
+# off) would be judged as if it were built.
+built_objects() {
+	[ "$(cat "$OBJ/.fork-built" 2>/dev/null)" = "$(image_id)" ] || return 1
+	(
+		cd "$OBJ" || exit 1
+		[ ! -f vmlinux.a ] || ar t vmlinux.a
+		find . -name lib.a -printf '%P\n' | while read -r _l; do ar t "$_l"; done
+		[ ! -f modules.order ] || sed 's/\.ko$/.o/' modules.order
+		find . -name '*.mod' -printf '%P\n' | while read -r _m; do cat "$_m"; done
+	) 2>/dev/null | sed 's|^\./||' | LC_ALL=C sort -u
+}
+
+# objects_of FILE...: the built objects ($LOGDIR/built) that compile FILEs:
+# a .c file's own object; for a header, every object whose dependency
+# list (.<obj>.cmd, fixdep) names it.  A .c file the build does not
+# compile prints "unbuilt: FILE"; a header no built object includes,
+# "unused: FILE".
+objects_of() {
+	for _f; do
+		case $_f in
+		*.c)
+			if grep -qxF "${_f%.c}.o" "$LOGDIR/built"; then
+				echo "${_f%.c}.o"
+			else
+				echo "unbuilt: $_f"
+			fi ;;
+		*.h)
+			# (kernel paths: letters, digits and _ - , . + /)
+			_re=$(printf '%s' "$SRC/$_f" | sed 's/[.+]/\\&/g')
+			_o=$(cd "$OBJ" && grep -rlE --include='.*.o.cmd' -e " $_re( |\$)" . |
+				sed -E 's|^\./||; s#(^|/)\.([^/]+)\.cmd$#\1\2#' | LC_ALL=C sort -u |
+				LC_ALL=C comm -12 - "$LOGDIR/built" | while read -r _x; do
+					# C objects only (an assembler file's object has no W=1 delta)
+					[ ! -f "$SRC/${_x%.o}.c" ] || echo "$_x"
+				done)
+			if [ -n "$_o" ]; then printf '%s\n' "$_o"; else echo "unused: $_f"; fi ;;
+		esac
+	done
+}
+
+# diagnostics FLAGS OBJECT...: compile the OBJECTs (relative to $OBJ; .c
+# sources only) again in one make with extra make FLAGS (W=1, C=2) and
+# print their warnings and errors, the source tree's prefix and line and
+# column numbers dropped, one per line, sorted, duplicates kept: a second
+# identical warning (a header's, in every object that includes it) counts.
 diagnostics() {
 	_flags=$1
 	shift
-	for _f; do
-		_o=${_f%.c}.o
-		if ! in_build "$_o"; then
-			echo "unbuilt: $_f"
-			continue
-		fi
-		# force a recompile so the warnings are printed again
-		rm -f "$OBJ/$_o"
-		_out=$(kmake "$_flags" "$_o" 2>&1)
-		if printf '%s\n' "$_out" | grep -q "No rule to make target '$_o'"; then
-			echo "unbuilt: $_f"
-			continue
-		fi
-		printf '%s\n' "$_out" | grep -E '^[^ :]+:[0-9]+(:[0-9]+)?: (warning|error):' |
-			sed -E 's/^([^ :]+):[0-9]+(:[0-9]+)?: /\1: /'
-	done | sort -u
+	[ $# -gt 0 ] || return 0
+	# force a recompile so the warnings are printed again
+	(cd "$OBJ" && rm -f "$@")
+	kmake -k "$_flags" "$@" 2>&1 | grep -E '^[^ :]+:[0-9]+(:[0-9]+)?: (warning|error):' |
+		sed -E "s|^$SRC/||; s|^\\./||; s/^([^ :]+):[0-9]+(:[0-9]+)?: /\\1: /" | LC_ALL=C sort
 }
 
-# diag_delta FLAGS: the warnings FLAGS gives on the .c files $COMMIT
-# touches that the parent's version of those files does not give, compiled
-# in the same tree and config (so the build stays incremental).  Prints the
-# new ones; returns 1 if there are any.
+# diag_delta FLAGS: the warnings FLAGS gives on the objects $COMMIT
+# rebuilds (its .c files' own, and every object that includes a header
+# it changes) that the parent's versions of those files do not give,
+# compiled in the same tree and config (so the build stays incremental).
+# Prints the new ones; returns 1 if there are any.
 diag_delta() {
-	_files=$(touched_c "$COMMIT")
-	[ -n "$_files" ] || { echo "no .c file touched"; return 0; }
+	_files=$(touched "$COMMIT")
+	[ -n "$_files" ] || { echo "no .c or .h file touched"; return 0; }
+	built_objects >"$LOGDIR/built" ||
+		die "$TARGET: $OBJ does not hold the build of $COMMIT: cannot tell which objects it compiles"
 	# shellcheck disable=SC2086
-	diagnostics "$1" $_files >"$LOGDIR/diag.new"
+	objects_of $_files >"$LOGDIR/objects"
+	grep -E '^(unbuilt|unused): ' "$LOGDIR/objects" | sed 's/^/note: /'
+	_objs=$(grep -vE '^(unbuilt|unused): ' "$LOGDIR/objects" | LC_ALL=C sort -u)
+	echo "$(printf '%s\n' "$_files" | wc -l) file(s) touched: $(printf '%s' "$_objs" | grep -c .) object(s) to compile with $1"
+	# shellcheck disable=SC2086
+	diagnostics "$1" $_objs >"$LOGDIR/diag.new"
+	# the parent's versions of the touched files (a file the commit adds
+	# is absent), the same objects (those whose source the parent has)
 	for _f in $_files; do
 		if kgit cat-file -e "$COMMIT^:$_f" 2>/dev/null; then
-			cp "$SRC/$_f" "$LOGDIR/keep.c"
 			kgit show "$COMMIT^:$_f" >"$SRC/$_f"
-			diagnostics "$1" "$_f"
-			cp "$LOGDIR/keep.c" "$SRC/$_f"
+		else
+			rm -f "$SRC/$_f"
 		fi
-	done >"$LOGDIR/diag.old"
-	rm -f "$LOGDIR/keep.c"
+	done
+	_pobjs=$(for _o in $_objs; do [ ! -f "$SRC/${_o%.o}.c" ] || echo "$_o"; done)
+	# shellcheck disable=SC2086
+	diagnostics "$1" $_pobjs >"$LOGDIR/diag.old"
+	# shellcheck disable=SC2086
+	git -C "$SRC" checkout -q "$COMMIT" -- $_files || die "cannot restore the files of $COMMIT in $SRC"
 	# the parent's lines are only a baseline: keep what the commit adds
-	grep -v '^unbuilt: ' "$LOGDIR/diag.new" | sort -u >"$LOGDIR/diag.new.s"
-	grep -v '^unbuilt: ' "$LOGDIR/diag.old" | sort -u >"$LOGDIR/diag.old.s"
-	grep '^unbuilt: ' "$LOGDIR/diag.new" | sed 's/^/note: /'
-	comm -13 "$LOGDIR/diag.old.s" "$LOGDIR/diag.new.s" >"$LOGDIR/diag.added"
+	# (comm on sorted lists with repeats: a multiset difference)
+	LC_ALL=C comm -13 "$LOGDIR/diag.old" "$LOGDIR/diag.new" >"$LOGDIR/diag.added"
 	_n=$(wc -l <"$LOGDIR/diag.added")
-	echo "$(wc -l <"$LOGDIR/diag.new.s") diagnostic(s) on the touched files, $_n new"
+	echo "$(wc -l <"$LOGDIR/diag.new") diagnostic(s) on those objects, $_n new"
 	sed 's/^/new: /' "$LOGDIR/diag.added"
 	[ "$_n" = 0 ]
 }

@@ -24,6 +24,12 @@
 #               libraries, by content), QEMU's version, the accelerator (tcg or
 #               kvm), and the environment that selects tests (controls),
 #               the timeout or the firmware
+#   every key   the engine: checks/run (which checks run, retries,
+#               how a control's outcome is judged), checks/store.sh and the
+#               parsers of branches.txt, configs.txt, tests.txt, mutants;
+#               build, sparse and boot also binutils' version (the
+#               arch's ld), boot the versions of the firmware packages
+#               QEMU loads (FW_PKGS of the arch file: SeaBIOS, SLOF, VOF)
 #   control-T   a boot of the topic's base (or tip) with test T selected
 #   X@CONFIG    check X (build, sparse, boot) of another config of
 #               boot-tests/configs.txt: as X, plus the config's line
@@ -44,6 +50,8 @@ _TAB=$(printf '\t')
 # what a boot check runs (paths without blanks)
 _BOOT_SCRIPTS="$TOP/checks/boot $TOP/checks/build $TOP/boot-tests/boot $TOP/boot-tests/parse $TOP/boot-tests/ktap.awk
 $TOP/boot-tests/initramfs $TOP/boot-tests/nvram $TOP/boot-tests/guest-root"
+# the engine, in every key (see store_inputs)
+_ENGINE="$TOP/checks/run $TOP/checks/store.sh $TOP/scripts/topics $TOP/scripts/configs $TOP/scripts/boottests $TOP/scripts/linefile.awk $TOP/scripts/mutants $TOP/scripts/reverts"
 # the fork's own test modules, which a build builds and a boot packs
 _FORK_MODULES="$TOP/boot-tests/modules/Kbuild $TOP/boot-tests/modules/fork_load.c"
 # the config fragments (scripts/kconfig reads the same)
@@ -265,6 +273,12 @@ store_inputs() {
 	echo "arch $_a"
 	_hmemo lib "$TOP/checks/lib.sh" "$TOP/scripts/lib.sh"
 	_lib=$_hv
+	# the engine: what decides which checks run, how often and how a
+	# control's outcome becomes a verdict (checks/run), and the parsers
+	# of the files it reads
+	# shellcheck disable=SC2086
+	_hmemo engine $_ENGINE
+	echo "engine $_hv"
 	case $_k in
 	checkpatch)
 		eval "_ps=\${_PS_$_c-}"
@@ -288,7 +302,7 @@ store_inputs() {
 	_kb=${_k%%@*} _kc=
 	case $_k in *@*) _kc=${_k#*@} ;; esac
 	case $_kb:$_kc in
-	build:* | sparse:* | boot:* | control-*:* | mutant-*:*) ;;
+	build:* | sparse:* | boot:* | control-*:* | mutant-*:* | revert-*:*) ;;
 	*) die "unknown check $_k" ;;
 	esac
 	echo "tree $_tree"
@@ -319,6 +333,9 @@ store_inputs() {
 	archvar "$_a" KCC
 	_memo "cc_$_a" _ccver "$_av"
 	echo "tool cc $_mv"
+	archvar "$_a" CROSS_COMPILE
+	_memo "ld_$_a" "${_av}ld" --version
+	echo "tool binutils $_mv"
 	_memo make make --version
 	echo "tool make $_mv"
 	case $_kb in
@@ -341,6 +358,9 @@ store_inputs() {
 		archvar "$_a" QEMU
 		_memo "qemu_$_a" "$_av" --version
 		echo "tool qemu $_mv"
+		archvar "$_a" FW_PKGS
+		_memo "fw_$_a" _pkgvers $_av
+		echo "firmware $_mv"
 		archvar "$_a" QEMU_KVM_ARGS
 		_memo "accel_$_a" qemu_accel "$_a" "$_av"
 		echo "accel $_mv"
@@ -352,6 +372,11 @@ store_inputs() {
 		boot_lines "$_c" "$_tree"
 		;;
 	esac
+}
+
+# _pkgvers PACKAGE...: their installed versions, on one line
+_pkgvers() {
+	dpkg-query -W -f='${Package}=${Version} ' "$@" 2>&1 | tr '\n' ' '
 }
 
 # the C library the guest init links statically
@@ -452,6 +477,11 @@ store_warm() {
 		_memo "groot_$_wa" _groot "$_wa"
 		archvar "$_wa" QEMU
 		_memo "qemu_$_wa" "$_av" --version
+		archvar "$_wa" CROSS_COMPILE
+		_memo "ld_$_wa" "${_av}ld" --version
+		archvar "$_wa" FW_PKGS
+		# shellcheck disable=SC2086
+		_memo "fw_$_wa" _pkgvers $_av
 		archvar "$_wa" QEMU_KVM_ARGS
 		arch_frag "$_wa"
 		_hmemo "cfg_$_wa" "$FRAGS/common.config" "$_af" "$TOP/scripts/kconfig"
@@ -464,6 +494,8 @@ store_warm() {
 	_boottests >/dev/null
 	config_line boot
 	_hmemo lib "$TOP/checks/lib.sh" "$TOP/scripts/lib.sh"
+	# shellcheck disable=SC2086
+	_hmemo engine $_ENGINE
 	_hmemo checkpatch "$TOP/checks/checkpatch"
 	# the same lists as store_inputs: a memo is kept by name
 	# shellcheck disable=SC2086
@@ -565,6 +597,7 @@ store_controls() {
 # mutants and tip-tests); commit: what is checked ('-' for a mutant that
 # does not apply to the tip); check: checkpatch (arch any), build,
 # sparse, boot, CHECK@CONFIG, control-<test>[@CONFIG], mutant-<name>,
+# revert-<NN>-<test>[@CONFIG] (the tip without patch NN, scripts/reverts),
 # tip-tests (the tip's boot ran every test of its topic); env: the
 # environment the check runs with (controls and mutants).
 #
@@ -614,10 +647,15 @@ store_required() {
 				done
 				[ -z "$_rqhas" ] ||
 					printf '%s\t%s\t%s\t%s\ttip-tests\t\n' "$_rqt" "$_rqtip" "$_rqtip" "$_a"
-				printf '%s\n' "$_rqctl" | while IFS=$_TAB read -r _k _c _e; do
+				{
+					printf '%s\n' "$_rqctl"
+					# the revert mutants: the tip without each patch
+					# (scripts/reverts, mutants/<topic>/reverts.txt)
+					[ "$_rqb" = '*' ] || "$TOP/scripts/reverts" rows "$_rqt" "$_a"
+				} | while IFS=$_TAB read -r _k _c _e; do
 					[ -n "$_k" ] || continue
 					case $_k in
-					control-*@* | mutant-*@*) config_has_arch "${_k#*@}" "$_a" || continue ;;
+					control-*@* | mutant-*@* | revert-*@*) config_has_arch "${_k#*@}" "$_a" || continue ;;
 					esac
 					printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$_rqt" "$_rqtip" "$_c" "$_a" "$_k" "$_e"
 				done ;;
@@ -675,11 +713,22 @@ store_keyed() {
 		{ k = ($7 == "-") ? "-" : $1; print $2, $3, $4, $5, $6, k, $8 }'
 }
 
+# unmade TOPIC CHECK: why a required row has no commit to check
+unmade() {
+	case $2 in
+	revert-*-undeclared)
+		_nn=${2#revert-} _nn=${_nn%%-*}
+		echo "patch $_nn of $1 is not declared: say in mutants/$1/reverts.txt which tests its revert must fail, or none: <reason>" ;;
+	revert-*) echo "the revert mutant was not made for the current tip (make branches)" ;;
+	*) echo "the mutant does not apply to the tip: update mutants/$1/${2#mutant-}.patch (make branches says why)" ;;
+	esac
+}
+
 # reproducer TOPIC COMMIT ARCH CHECK: the command that re-runs exactly
 # that check (from the top of the repository)
 reproducer() {
 	case $4 in
-	control-* | mutant-* | tip-tests) printf 'make check TOPIC=%s ARCH=%s CHECKS=%s RETEST=1\n' "$1" "$3" \
+	control-* | mutant-* | revert-* | tip-tests) printf 'make check TOPIC=%s ARCH=%s CHECKS=%s RETEST=1\n' "$1" "$3" \
 		"$([ "$4" = tip-tests ] && echo boot || echo "$4")" ;;
 	checkpatch) printf 'make check TOPIC=%s COMMIT=%s CHECKS=checkpatch RETEST=1\n' "$1" "$2" ;;
 	*) printf 'make check TOPIC=%s COMMIT=%s ARCH=%s CHECKS=%s RETEST=1\n' "$1" "$2" "$3" "$4" ;;
