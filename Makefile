@@ -13,7 +13,7 @@ export BUILD KTREE
 
 S := scripts
 
-.PHONY: all help deps tree branches export send pull-request check report \
+.PHONY: all help deps tree branches export send pull-request check report kconfig \
 	test bench figures forget clean distclean
 
 all: help
@@ -53,6 +53,10 @@ check: deps branches
 	checks/run $(if $(TOPIC),--topic $(TOPIC)) $(if $(ARCH),--arch $(ARCH)) \
 		$(if $(CHECKS),--checks "$(CHECKS)") $(if $(COMMIT),--commit $(COMMIT)) \
 		$(if $(filter-out 0,$(TIPS)),--tips) $(if $(filter-out 0,$(RETEST)),--retest)
+
+## make kconfig: the kconfig stage of every config of every topic tip and for-next (no build)
+kconfig: branches
+	$(S)/kconfig-all
 
 ## make report: the matrix of stored results (markdown, TSV, KCIDB JSON)
 report:

@@ -3,7 +3,10 @@
 # a compile error, a new sparse warning, a checkpatch error, a kernel that
 # panics and a guest that hangs are each reported as FAIL with a one-line
 # reason, the run goes on with the others, and no PASS is cached for them;
-# a commit touching a file the config does not build passes.
+# a commit touching a file the config does not build passes.  The W=1
+# delta: a header-only commit is judged on the objects that include the
+# header (it passed unread), and a second identical warning in the same
+# file is new (sort -u hid it).
 . "$(dirname "$0")/lib.sh"
 
 need_ktree
@@ -26,6 +29,13 @@ want bad-sparse sparse "new sparse warning.*fixture_undeclared"
 want bad-checkpatch checkpatch '1 error'
 want bad-panic boot 'Kernel panic - not syncing: fork fixture: deliberate panic'
 want bad-hang boot 'guest never reached /init'
+want bad-header build "new W=1 warning.*kernel/sched/sched.h: warning: .fork_fixture_unused_in_header. defined but not used"
+dup2=$(git -C "$KTREE" rev-parse --short=12 bad-dup)
+if grep -Eq "^bad-dup +$dup2 +x86_64 +build +FAIL .*new W=1 warning.*unused variable .fork_fixture_unused." "$T/run"; then
+	ok "bad-dup: the second identical warning is new: build FAIL"
+else
+	bad "bad-dup: its second commit should FAIL build: $(grep -E "^bad-dup +$dup2 .* build " "$T/run")"
+fi
 # every bad commit but bad-compile builds: its x86_64 build check line says PASS
 for t in bad-sparse bad-checkpatch bad-panic bad-hang; do
 	if grep -Eq "^$t +[0-9a-f]+ +x86_64 +build +PASS( |\$)" "$T/run"; then
