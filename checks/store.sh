@@ -637,6 +637,10 @@ store_required() {
 			done
 		fi
 		_rqctl=$(store_controls "$_rqt")
+		# the revert mutants: the tip without each patch (scripts/reverts,
+		# mutants/<topic>/reverts.txt), arch first
+		_rqrev=
+		[ "$_rqb" = '*' ] || _rqrev=$("$TOP/scripts/reverts" rows "$_rqt")
 		for _a in $(echo "$_rqa" | tr ',' ' '); do
 			case ",$_rqba," in
 			*",$_a,"*)
@@ -649,9 +653,8 @@ store_required() {
 					printf '%s\t%s\t%s\t%s\ttip-tests\t\n' "$_rqt" "$_rqtip" "$_rqtip" "$_a"
 				{
 					printf '%s\n' "$_rqctl"
-					# the revert mutants: the tip without each patch
-					# (scripts/reverts, mutants/<topic>/reverts.txt)
-					[ "$_rqb" = '*' ] || "$TOP/scripts/reverts" rows "$_rqt" "$_a"
+					printf '%s\n' "$_rqrev" | awk -F'\t' -v OFS='\t' -v a="$_a" \
+						'$1 == "*" || $1 == a { print $2, $3, $4 }'
 				} | while IFS=$_TAB read -r _k _c _e; do
 					[ -n "$_k" ] || continue
 					case $_k in
