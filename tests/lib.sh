@@ -75,8 +75,11 @@ mkcommit() {
 engine_topic() {
 	git -C "$KTREE" update-ref "refs/heads/$1" "$3"
 	printf '%s  base  %s  softirq: check engine fixture\n' "$1" "$2" >"$T/branches.txt"
-	BRANCHES_TXT=$T/branches.txt TESTS_TXT=$FIX/tests.txt
-	export BRANCHES_TXT TESTS_TXT
+	BRANCHES_TXT=$T/branches.txt TESTS_TXT=$FIX/tests.txt MUTANTS=$T/mutants
+	export BRANCHES_TXT TESTS_TXT MUTANTS
+	# its patches declared: a fixture proves nothing (mutants/<topic>/reverts.txt)
+	mkdir -p "$MUTANTS/$1"
+	git -C "$KTREE" log --format='%s => none: a check engine fixture' "base..$3" >"$MUTANTS/$1/reverts.txt"
 }
 
 # ran LOG CHECK SHORT: the line of CHECK on commit SHORT in a run's output

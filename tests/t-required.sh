@@ -31,6 +31,14 @@ mkdir -p "$MUTANTS/fixture-a"
 git -C "$W" format-patch -q -1 --stdout HEAD >"$MUTANTS/fixture-a/m.patch"
 g worktree remove --force "$W"
 "$S/mutants" apply fixture-a >/dev/null 2>&1 || bad "mutants apply"
+# the revert mutants: fixture-a's first patch must fail fixture-t, its
+# second is declared none; fixture-b's must fail its bound test
+g log --reverse --format='%s' base..fixture-a | awk 'NR == 1 { print $0 " => fixture-t" } NR == 2 { print $0 " => none: a comment" }' \
+	>"$MUTANTS/fixture-a/reverts.txt"
+mkdir -p "$MUTANTS/fixture-b"
+g log --format='%s => fixture-tv' fixture-a..fixture-b >"$MUTANTS/fixture-b/reverts.txt"
+"$S/reverts" apply fixture-a fixture-b >/dev/null 2>&1
+"$S/reverts" check fixture-a fixture-b || bad "reverts check"
 
 "$TOP/checks/store" required >"$T/req" || { bad "store required"; finish; }
 "$S/boottests" >"$T/tests.tsv"
@@ -41,8 +49,9 @@ grep -q "^fixture-b$tab.*${tab}x86_64${tab}boot@voluntary$tab" "$T/req" &&
 	ok "required: voluntary (runs on tests) on fixture-b's tip and the integration tip, not on fixture-a" ||
 	{ bad "voluntary rows"; cat "$T/req"; }
 grep -q "${tab}mutant-m${tab}" "$T/req" && grep -q "${tab}control-fixture-t${tab}" "$T/req" &&
+	grep -q "${tab}revert-01-fixture-t${tab}" "$T/req" && ! grep -q "${tab}revert-02" "$T/req" &&
 	grep -q "${tab}control-fixture-tv@voluntary${tab}" "$T/req" && grep -q "${tab}tip-tests${tab}" "$T/req" &&
-	ok "required: controls, bound controls, mutants, tip-tests" || { bad "control rows"; cat "$T/req"; }
+	ok "required: controls, bound controls, mutants, reverts, tip-tests" || { bad "control rows"; cat "$T/req"; }
 
 # the rows with their keys (one process)
 "$TOP/checks/store" keys <"$T/req" >"$T/keyed" || { bad "store keys"; finish; }
@@ -75,7 +84,8 @@ done <"$T/req")
 
 # a FAIL in one row of each kind turns every report red
 for kind in checkpatch build sparse boot build@nofeature boot@debug boot@voluntary \
-	control-fixture-t control-fixture-tv@voluntary mutant-m tip-tests; do
+	control-fixture-t control-fixture-tv@voluntary mutant-m revert-01-fixture-t \
+	revert-01-fixture-tv@voluntary tip-tests; do
 	# (tip-tests: fixture-a's, whose test runs in the boot config)
 	r=$(awk -F'\t' -v k="$kind" '$5 == k && (k != "tip-tests" || $1 == "fixture-a")' "$T/keyed" | tail -n 1)
 	[ -n "$r" ] || { bad "no row of kind $kind"; continue; }
