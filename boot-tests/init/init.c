@@ -143,6 +143,17 @@ static void result(const char *name, int pass, const char *fmt, ...)
 	va_end(ap);
 }
 
+/*
+ * A figure judged against a limit, for the margins of the report
+ * (checks/margins): "# margin: NAME measured=X limit=Y us".  A limit
+ * needs 3x over what the feature's kernel measures, and its control
+ * 3x over the limit.
+ */
+static void margin(const char *name, long measured_us, long limit_us)
+{
+	out("# margin: %s measured=%ld limit=%ld us\n", name, measured_us, limit_us);
+}
+
 /* a result that cannot judge: "ok N name # SKIP reason" */
 static void skip(const char *name, const char *fmt, ...)
 {
@@ -603,7 +614,7 @@ static long param_long(const char *key, long def)
 
 static const char *guard_attr;
 static char window_hit[300], guard_hit[400];
-static long window_us;
+static long window_us, guard_max_us;
 static int guard_n, guard_total;
 
 /* the guard's instance, recording the sections over @thresh_us: 0 or -errno */
@@ -644,7 +655,11 @@ static void window_close(void)
 		if (!strstr(l, "critical_timing:"))
 			continue;
 		guard_total++;
-		if (guard_attr && attributed_at(l, "start=", guard_attr) && !guard_n++)
+		if (!guard_attr || !attributed_at(l, "start=", guard_attr))
+			continue;
+		if (strstr(l, "delta=") && atol(strstr(l, "delta=") + 6) / 1000 > guard_max_us)
+			guard_max_us = atol(strstr(l, "delta=") + 6) / 1000;
+		if (!guard_n++)
 			snprintf(guard_hit, sizeof(guard_hit), "%s",
 				 strstr(l, "critical_timing:"));
 	}
@@ -675,10 +690,11 @@ static void guard(const char *name, const char *attr, long thresh_us,
 		return;
 	}
 	guard_attr = attr;
-	window_us = 0;
+	window_us = guard_max_us = 0;
 	guard_n = guard_total = 0;
 	window_hit[0] = guard_hit[0] = '\0';
 	fn(what, sizeof(what));
+	margin(name, window_us > guard_max_us ? window_us : guard_max_us, thresh_us);
 	if (guard_n)
 		result(name, 0, "%s: %d of %d section(s) over %ld us in the windows are in the guarded code: %s%s%s",
 		       what, guard_n, guard_total, thresh_us, guard_hit,
@@ -1371,6 +1387,8 @@ static void lat_result(const char *name, const struct lat *l, const char *load, 
 	if (l->over)
 		snprintf(h + n, sizeof(h) - n, " over:%ld", l->over);
 	out("# %s: histogram (lowest us of a power-of-two bucket: samples):%s\n", name, h);
+	if (max_us)
+		margin(name, l->max, max_us);
 	result(name, !max_us || l->max <= max_us,
 	       "samples=%ld p50_us=%s p99_us=%s p999_us=%s max_us=%ld%s%.0ld %s",
 	       l->samples, d[0], d[1], d[2], l->max,
