@@ -26,5 +26,16 @@ expect_ok "$S/mkbranches"
 	ok "branches from the exported series: same commit ids" || bad "commit ids changed"
 expect_ok "$S/export"
 cmp -s "$NOTES" "$T/notes1" && ok "second export leaves MAINTAINERS-notes as it was" || bad "notes changed"
+# a series that starts with someone else's patch (a backport): its From
+# stays, the cover letter's is the maintainer's (b4 copies the first's)
+clean_fixture_branches
+sed -i 's/^From: .*/From: Paolo Abeni <pabeni@redhat.com>/' "$SERIES"/fixture-a/0001-*.patch
+expect_ok "$S/mkbranches"
+expect_ok "$S/export"
+grep -q '^From: Paolo Abeni <pabeni@redhat.com>$' "$SERIES"/fixture-a/0001-*.patch &&
+	ok "a backport keeps its author" || bad "the backport's author: $(grep '^From:' "$SERIES"/fixture-a/0001-*.patch)"
+. "$TOP/fork.conf"
+grep -q "^From: $FORK_MAINTAINER_NAME <$FORK_MAINTAINER_EMAIL>\$" "$SERIES"/fixture-a/0000-*.patch &&
+	ok "the cover letter is the maintainer's" || bad "cover letter $(grep '^From:' "$SERIES"/fixture-a/0000-*.patch)"
 clean_fixture_branches
 finish
