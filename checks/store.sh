@@ -146,6 +146,17 @@ config_has_arch() {
 	return 1
 }
 
+# mutant_has_arch TOPIC CHECK ARCH: does mutant CHECK (mutant-<name>[@NAME])
+# run on ARCH?  On every arch of its config, unless its patch's message
+# names the arches where a test can show its bug: a line "Arches: A[,B]"
+# (a bug only one arch's hardware model reaches)
+mutant_has_arch() {
+	_ma=$(sed -n '/^---$/q; s/^Arches: *//p' "${MUTANTS:-$TOP/mutants}/$1/${2#mutant-}.patch" 2>/dev/null)
+	case ${_ma:-*} in '*') return 0 ;; esac
+	case ",$_ma," in *",$3,"*) return 0 ;; esac
+	return 1
+}
+
 # config_boot_arches: the arches of the boot config, comma-separated
 config_boot_arches() {
 	config_line boot && printf '%s\n' "$_cl" | cut -f2
@@ -542,7 +553,8 @@ tip_tests_missing() {
 # a mutant named <name>@NAME (mutants/<topic>/<name>@NAME.patch) boots
 # NAME with the topic's tests bound to it, another mutant the boot config
 # with all the topic's tests (a bound one does not apply there).  With
-# ARCH: only the controls that run on ARCH (a config's arches)
+# ARCH: only the controls that run on ARCH (a config's arches; a mutant's
+# "Arches:" line, mutant_has_arch)
 store_controls() {
 	[ -n "${_GRAPH:-}" ] || _GRAPH=$(topics)
 	_cb=$(printf '%s\n' "$_GRAPH" | awk -F'\t' -v t="$1" '$1 == t { print $2 }')
@@ -581,6 +593,9 @@ store_controls() {
 	} | while IFS=$_TAB read -r _k _c _e; do
 		case ${2:-}:$_k in
 		?*:control-*@* | ?*:mutant-*@*) config_has_arch "${_k#*@}" "$2" || continue ;;
+		esac
+		case ${2:-}:$_k in
+		?*:mutant-*) mutant_has_arch "$1" "$_k" "$2" || continue ;;
 		esac
 		printf '%s\t%s\t%s\n' "$_k" "$_c" "$_e"
 	done
@@ -659,6 +674,9 @@ store_required() {
 					[ -n "$_k" ] || continue
 					case $_k in
 					control-*@* | mutant-*@* | revert-*@*) config_has_arch "${_k#*@}" "$_a" || continue ;;
+					esac
+					case $_k in
+					mutant-*) mutant_has_arch "$_rqt" "$_k" "$_a" || continue ;;
 					esac
 					printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$_rqt" "$_rqtip" "$_c" "$_a" "$_k" "$_e"
 				done ;;

@@ -29,6 +29,10 @@ printf '/* fixture mutant */\n' >>"$W/kernel/softirq.c"
 git -C "$W" -c user.name=T -c user.email=t@example.org -c core.hooksPath=/dev/null commit -q -a -m 'softirq: Fixture mutant'
 mkdir -p "$MUTANTS/fixture-a"
 git -C "$W" format-patch -q -1 --stdout HEAD >"$MUTANTS/fixture-a/m.patch"
+# and one whose bug only ppc64le can show ("Arches:" in its message)
+git -C "$W" -c user.name=T -c user.email=t@example.org -c core.hooksPath=/dev/null commit -q --amend \
+	-m 'softirq: Fixture mutant of one arch' -m 'Arches: ppc64le'
+git -C "$W" format-patch -q -1 --stdout HEAD >"$MUTANTS/fixture-a/mp.patch"
 g worktree remove --force "$W"
 "$S/mutants" apply fixture-a >/dev/null 2>&1 || bad "mutants apply"
 # the revert mutants: fixture-a's first patch must fail fixture-t, its
@@ -52,6 +56,11 @@ grep -q "${tab}mutant-m${tab}" "$T/req" && grep -q "${tab}control-fixture-t${tab
 	grep -q "${tab}revert-01-fixture-t${tab}" "$T/req" && ! grep -q "${tab}revert-02" "$T/req" &&
 	grep -q "${tab}control-fixture-tv@voluntary${tab}" "$T/req" && grep -q "${tab}tip-tests${tab}" "$T/req" &&
 	ok "required: controls, bound controls, mutants, reverts, tip-tests" || { bad "control rows"; cat "$T/req"; }
+grep -q "${tab}ppc64le${tab}mutant-mp${tab}" "$T/req" && ! grep -q "${tab}x86_64${tab}mutant-mp${tab}" "$T/req" &&
+	grep -q "${tab}x86_64${tab}mutant-m${tab}" "$T/req" &&
+	"$TOP/checks/store" controls fixture-a x86_64 | grep -q '^mutant-m	' &&
+	! "$TOP/checks/store" controls fixture-a x86_64 | grep -q '^mutant-mp	' &&
+	ok "required: a mutant with 'Arches: ppc64le' runs on ppc64le only" || { bad "mutant arches"; cat "$T/req"; }
 
 # the rows with their keys (one process)
 "$TOP/checks/store" keys <"$T/req" >"$T/keyed" || { bad "store keys"; finish; }
