@@ -51,6 +51,20 @@ need_tree() {
 		die "no kernel tree with a 'base' tag in $KTREE (run 'make tree')"
 }
 
+# fork_only TOPIC: print why TOPIC is fork-only and succeed when its notes
+# in MAINTAINERS-notes (above the generated block) have a line
+# "Fork-only: <why>": its series is exported and sent to the fork's list
+# only, never To/Cc the mainline maintainers and lists it could not
+# apply for (scripts/export, scripts/send)
+fork_only() {
+	[ -r "$NOTES" ] || return 1
+	awk -v t="$1" '
+		/^== .* ==$/ { in_t = ($0 == "== " t " ==") ; next }
+		in_t && /^-- get_maintainer.pl/ { in_t = 0 }
+		in_t && sub(/^Fork-only:[ \t]*/, "") { why = $0; found = 1 }
+		END { if (found) print why; exit !found }' "$NOTES"
+}
+
 # The maintainer commits what the branches carry (git am, merges); only
 # the base import is the tooling's.  Fixed identities and dates keep ids
 # deterministic.

@@ -42,6 +42,30 @@ grep -q 'Running in OFFLINE mode' "$BUILD/send/fixture-a.log" && ok "b4 ran offl
 state | diff "$T/before" - >"$T/diff" && ok "branches, their config and the work tree unchanged" ||
 	{ bad "the dry run changed the tree:"; cat "$T/diff"; }
 
+# a fork-only topic (its notes say "Fork-only: <why>"): every message To
+# the fork's list alone, no Cc, neither get_maintainer.pl's addresses nor
+# the patches' trailers; export writes the same
+printf '== fixture-a ==\nFork-only: a fixture nobody upstream could apply\n\n' >"$NOTES"
+expect_ok "$S/send" fixture-a
+n=0
+for m in "$out"/*.eml; do
+	[ "$(grep -c '^To: \|^Cc: ' "$m")" = 1 ] && grep -q "^To: $FORK_MAINTAINER_EMAIL\$" "$m" && n=$((n + 1))
+done
+[ $n = 3 ] && grep -q 'fork-only (a fixture nobody upstream could apply)' "$T/err" &&
+	ok "fork-only: the 3 messages To the fork's list alone, no Cc" ||
+	{ bad "fork-only topic addressed:"; grep -h '^To:\|^Cc:' "$out"/*.eml; cat "$T/err"; }
+expect_ok "$S/export" fixture-a
+n=0
+for m in "$SERIES"/fixture-a/*.patch; do
+	[ "$(grep -c '^To: \|^Cc: ' "$m")" = 1 ] && grep -q "^To: $FORK_MAINTAINER_NAME <$FORK_MAINTAINER_EMAIL>\$" "$m" && n=$((n + 1))
+done
+[ $n = 3 ] && ok "fork-only: export addresses the fork's list alone" ||
+	{ bad "fork-only export addressed:"; grep -h '^To:\|^Cc:' "$SERIES"/fixture-a/*.patch; }
+rm -f "$NOTES"
+cp "$FIX"/series/fixture-a/* "$SERIES/fixture-a/"
+state | diff "$T/before" - >"$T/diff" && ok "unchanged after the fork-only send and export" ||
+	{ bad "the fork-only runs changed the tree:"; cat "$T/diff"; }
+
 # b4 failing: the topic and the log are named, the tree is as it was
 expect_fail "topic fixture-a: b4 failed, see $BUILD/send/fixture-a.log" env GIT_CONFIG_COUNT=1 \
 	GIT_CONFIG_KEY_0=b4.prep-cover-template GIT_CONFIG_VALUE_0="$T/none" "$S/send" fixture-a
