@@ -1250,8 +1250,10 @@ static void test_softirq_hold(void)
  *        round's AnonHugePages says whether the THPs were PMD-mapped
  *        (SKIP when less than half of it was);
  *   thp_partial  the same, but before the munmap() all of each THP but
- *        its last page is MADV_DONTNEED'd: the THPs stay (deferred split,
- *        checked by MemFree) and the munmap() frees each by a tail page;
+ *        its last page is MADV_DONTNEED'd: each PMD is split (checked by
+ *        thp_split_pmd and by AnonHugePages, which counts PMD mappings
+ *        only), the THPs stay (deferred split, checked by MemFree) and
+ *        the munmap() frees each by a tail page;
  *   hog  fork_load's hog_ms: fork.hog_ms (default 50) ms with preemption
  *        disabled, every 200 ms: a known stall, the positive control.
  * cyclictest: "-p fork.lat_prio" (default 95) FIFO, one thread on CPU
@@ -1490,7 +1492,7 @@ static void lat_load(const char *kind, int cpu, int wfd)
 	size_t sz = (size_t)param_long("fork.thp_mib", 1024) << 20, pmd = 2UL << 20;
 	int partial = !strcmp(kind, "thp_partial");
 	char ms[16], line[128];
-	long free0, split0 = 0;
+	long free0, split0 = 0, pmd0;
 	cpu_set_t set;
 	double t;
 	char *p, *a;
@@ -1547,11 +1549,15 @@ static void lat_load(const char *kind, int cpu, int wfd)
 			 * the THP stays (deferred split) until its last page
 			 * is unmapped below
 			 */
+			pmd0 = proc_value("/proc/vmstat", "\nthp_split_pmd ");
 			for (size_t o = 0; o < sz; o += pmd)
 				if (madvise(a + o, pmd - 4096, MADV_DONTNEED))
 					load_error(wfd, "madvise(MADV_DONTNEED)", errno);
-			len += snprintf(line + len, sizeof(line) - len, " held_kb %ld",
-					free0 - proc_value("/proc/meminfo", "MemFree:"));
+			len += snprintf(line + len, sizeof(line) - len,
+					" held_kb %ld split_pmds %ld huge_after_kb %ld",
+					free0 - proc_value("/proc/meminfo", "MemFree:"),
+					proc_value("/proc/vmstat", "\nthp_split_pmd ") - pmd0,
+					proc_value("/proc/self/smaps_rollup", "AnonHugePages:"));
 			split0 = proc_value("/proc/vmstat", "\nthp_split_page ");
 		}
 		t = now_ms();
@@ -1571,6 +1577,7 @@ static void test_lat(void)
 	int tracer;
 	int cpu = (int)param_long("fork.lat_cpu", 0), fd[2], rounds = 0;
 	long huge_kb = -1, held_kb = -1, want_kb = param_long("fork.thp_mib", 1024) << 10;
+	long split_pmds = -1, huge_after_kb = -1;
 	long received = -1;
 	double unmap_max = 0;
 	struct lat l;
@@ -1622,12 +1629,15 @@ static void test_lat(void)
 		long n, kb;
 		double ms;
 
-		long held;
+		long held, splits, after;
 
-		if (sscanf(line, "round %ld huge_kb %ld held_kb %ld unmap_ms %lf", &n, &kb, &held, &ms) == 4) {
+		if (sscanf(line, "round %ld huge_kb %ld held_kb %ld split_pmds %ld huge_after_kb %ld unmap_ms %lf",
+			   &n, &kb, &held, &splits, &after, &ms) == 6) {
 			if (huge_kb < 0) {
 				huge_kb = kb;
 				held_kb = held;
+				split_pmds = splits;
+				huge_after_kb = after;
 			}
 			if (ms > unmap_max)
 				unmap_max = ms;
@@ -1661,9 +1671,22 @@ static void test_lat(void)
 			skip("lat_load", "THPs freed by MADV_DONTNEED: %ld of %ld kB held", held_kb, want_kb);
 			return;
 		}
+		/*
+		 * and split: no longer PMD-mapped, so that the munmap() frees
+		 * each by the tail page left, not by a PMD entry (its head)
+		 */
+		if (!strcmp(kind, "thp_partial") &&
+		    (split_pmds < want_kb / 2048 / 2 || huge_after_kb > want_kb / 2)) {
+			skip("lat_load", "THPs not split by MADV_DONTNEED: thp_split_pmd +%ld for %ld THPs, AnonHugePages %ld kB after",
+			     split_pmds, want_kb / 2048, huge_after_kb);
+			return;
+		}
 		snprintf(load, sizeof(load), "load=%s rounds=%d huge_kb=%ld%s%.0ld unmap_max_ms=%.1f",
 			 kind, rounds, huge_kb, held_kb >= 0 ? " held_kb=" : "",
 			 held_kb >= 0 ? held_kb : 0, unmap_max);
+		if (split_pmds >= 0)
+			snprintf(load + strlen(load), sizeof(load) - strlen(load),
+				 " split_pmds=%ld huge_after_kb=%ld", split_pmds, huge_after_kb);
 	} else if (!strcmp(kind, "udp")) {
 		snprintf(load, sizeof(load), "load=udp seconds=%d received=%ld", rounds,
 			 received);
@@ -1690,17 +1713,100 @@ static int cmp_double(const void *a, const void *b)
 }
 
 /*
+ * munmap() of a sparse shared mapping of page-cache THPs: a file of
+ * "fork.shmem_mib" (default 256) MiB on a tmpfs mounted huge=always,
+ * faulted in once (ShmemHugePages says how much of it is THPs), then
+ * mapped, one byte of each 2 MiB read, and unmapped, "fork.shmem_iters"
+ * (default 200) times.  The page cache keeps every folio: the munmap()
+ * frees nothing, each THP is one gather entry (PMD- or PTE-mapped) that
+ * an mmu_gather counting folios by size (zap-resched, with init_on_free)
+ * flushes in a chunk of its own.  The median and the 10th percentile in
+ * ns into *@d; 0 when measured, else -1 with the reason in *@d.
+ */
+static int munmap_shmem(char *d, size_t len)
+{
+	size_t sz = (size_t)param_long("fork.shmem_mib", 256) << 20, pmd = 2UL << 20;
+	long iters = param_long("fork.shmem_iters", 200), huge_kb;
+	const char *dir = "/tmp/huge", *path = "/tmp/huge/f";
+	double *t = calloc(iters, sizeof(*t));
+	int fd = -1, ret = -1;
+	char *p, *a;
+
+	if (!t) {
+		snprintf(d, len, "no memory");
+		return -1;
+	}
+	mkdir(dir, 0700);
+	if (mount("tmpfs", dir, "tmpfs", 0, "huge=always")) {
+		snprintf(d, len, "mount tmpfs huge=always: %s", strerror(errno));
+		goto out;
+	}
+	fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	if (fd < 0 || ftruncate(fd, sz)) {
+		snprintf(d, len, "%s: %s", path, strerror(errno));
+		goto out;
+	}
+	for (long k = -1; k < iters; k++) {
+		double t0;
+
+		p = mmap(NULL, sz + pmd, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (p == MAP_FAILED) {
+			snprintf(d, len, "mmap: %s", strerror(errno));
+			goto out;
+		}
+		/* a 2 MiB aligned window of the reservation, so PMDs can map */
+		a = (char *)(((unsigned long)p + pmd - 1) & ~(pmd - 1));
+		if (mmap(a, sz, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd, 0) == MAP_FAILED) {
+			snprintf(d, len, "mmap %s: %s", path, strerror(errno));
+			munmap(p, sz + pmd);
+			goto out;
+		}
+		if (k < 0) {
+			/* the first round fills the file */
+			touch_pages(a, sz);
+			huge_kb = proc_value("/proc/meminfo", "ShmemHugePages:");
+			if (huge_kb < (long)(sz >> 11)) {
+				snprintf(d, len, "the tmpfs file is not THPs: ShmemHugePages %ld of %zu kB",
+					 huge_kb, sz >> 10);
+				munmap(p, sz + pmd);
+				goto out;
+			}
+		} else {
+			for (size_t o = 0; o < sz; o += pmd)
+				(void)*(volatile char *)(a + o);
+		}
+		t0 = now_ms();
+		munmap(a, sz);
+		if (k >= 0)
+			t[k] = (now_ms() - t0) * 1e6;
+		munmap(p, sz + pmd);
+	}
+	qsort(t, iters, sizeof(*t), cmp_double);
+	snprintf(d, len, "shmem_thp_%zum_p50_ns=%.0f shmem_thp_%zum_p10_ns=%.0f",
+		 sz >> 20, t[iters / 2], sz >> 20, t[iters / 10]);
+	ret = 0;
+out:
+	if (fd >= 0)
+		close(fd);
+	unlink(path);
+	umount(dir);
+	free(t);
+	return ret;
+}
+
+/*
  * The cost of small unmaps: munmap() of 4 KiB, 64 KiB and 2 MiB (small
  * pages, MADV_NOHUGEPAGE) anonymous mappings, faulted in first, each
  * "fork.munmap_iters" (default 2000) times on CPU 0; the median and the
  * 10th percentile in ns per munmap() (TCG's noise is above the median).
+ * Then munmap_shmem()'s sparse mapping of page-cache THPs.
  */
 static void test_munmap_bench(void)
 {
 	static const size_t sizes[] = { 4096, 65536, 2UL << 20 };
 	long iters = param_long("fork.munmap_iters", 2000);
 	double *t = calloc(iters, sizeof(*t));
-	char d[300] = "";
+	char d[400] = "";
 	size_t n = 0;
 	cpu_set_t set;
 
@@ -1738,6 +1844,11 @@ static void test_munmap_bench(void)
 			      sizes[i] >> 10, t[iters / 10]);
 	}
 	free(t);
+	if (munmap_shmem(d + n + 1, sizeof(d) - n - 1)) {
+		result("munmap_bench", 0, "shmem: %s", d + n + 1);
+		return;
+	}
+	d[n] = ' ';
 	result("munmap_bench", 1, "iters=%ld %s", iters, d);
 }
 
