@@ -82,6 +82,18 @@ engine_topic() {
 	git -C "$KTREE" log --format='%s => none: a check engine fixture' "base..$3" >"$MUTANTS/$1/reverts.txt"
 }
 
+# engine_fixture ARCH: the check engine's fixture, topic fixture-e on
+# ARCH with one commit ($c1, $short its 12-digit id), a result store and
+# notes of the test's own
+engine_fixture() {
+	need_ktree
+	RESULTS=$T/results NOTES=$T/notes
+	export RESULTS NOTES
+	c1=$(mkcommit base 'softirq: Note the check engine fixture' kernel/softirq.c '/* check engine fixture */')
+	engine_topic fixture-e "$1" "$c1"
+	short=$(git -C "$KTREE" rev-parse --short=12 "$c1")
+}
+
 # ran LOG CHECK SHORT: the line of CHECK on commit SHORT in a run's output
 ran() {
 	grep -E "^[^ ]+ +$3[0-9a-f]* +[a-z0-9_]+ +$2 " "$1"

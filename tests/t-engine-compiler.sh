@@ -6,11 +6,7 @@
 # --version, stays: the rebuild stays incremental).
 . "$(dirname "$0")/lib.sh"
 
-need_ktree
-export RESULTS=$T/results NOTES=$T/notes
-c1=$(mkcommit base 'softirq: Note the check engine fixture' kernel/softirq.c '/* check engine fixture */')
-engine_topic fixture-e x86_64 "$c1"
-short=$(git -C "$KTREE" rev-parse --short=12 "$c1")
+engine_fixture x86_64
 run() { "$TOP/checks/run" --checks build >"$T/run" 2>&1; cat "$T/run"; }
 run
 ran "$T/run" build "$short" | grep -Eq 'PASS .*\([0-9]+s\)$' && ok "built" || bad "first build did not pass"

@@ -5,10 +5,7 @@
 # luck was stored as caught.
 . "$(dirname "$0")/lib.sh"
 
-need_ktree
-export RESULTS=$T/results NOTES=$T/notes
-c1=$(mkcommit base 'softirq: Note the check engine fixture' kernel/softirq.c '/* check engine fixture */')
-engine_topic fixture-e x86_64 "$c1"
+engine_fixture x86_64
 # a test of the topic whose control boots base: smoke, which passes there
 { cat "$FIX/tests.txt"; echo 'fixture-c  fixture-e  -  smoke  -  smoke  base'; } >"$T/tests.txt"
 export TESTS_TXT=$T/tests.txt

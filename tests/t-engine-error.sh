@@ -4,10 +4,8 @@
 # the same build directory is refused while the first runs.
 . "$(dirname "$0")/lib.sh"
 
-need_ktree
-export RESULTS=$T/results NOTES=$T/notes BUILD=$T/build
-c1=$(mkcommit base 'softirq: Note the check engine fixture' kernel/softirq.c '/* check engine fixture */')
-engine_topic fixture-e ppc64le "$c1"
+export BUILD=$T/build
+engine_fixture ppc64le
 # a PATH with every command of this machine but the ppc64el cross tools
 mkdir -p "$T/bin"
 for d in /usr/local/sbin /usr/local/bin /usr/sbin /usr/bin /sbin /bin; do

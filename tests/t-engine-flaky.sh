@@ -5,10 +5,7 @@
 # once, as a loaded host does.
 . "$(dirname "$0")/lib.sh"
 
-need_ktree
-export RESULTS=$T/results NOTES=$T/notes
-c1=$(mkcommit base 'softirq: Note the check engine fixture' kernel/softirq.c '/* check engine fixture */')
-engine_topic fixture-e x86_64 "$c1"
+engine_fixture x86_64
 mkdir -p "$T/bin"
 q=$(command -v qemu-system-x86_64)
 cat >"$T/bin/qemu-system-x86_64" <<EOS

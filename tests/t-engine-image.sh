@@ -7,11 +7,7 @@
 # are in no key.
 . "$(dirname "$0")/lib.sh"
 
-need_ktree
-export RESULTS=$T/results NOTES=$T/notes
-c1=$(mkcommit base 'softirq: Note the check engine fixture' kernel/softirq.c '/* check engine fixture */')
-engine_topic fixture-e x86_64 "$c1"
-short=$(git -C "$KTREE" rev-parse --short=12 "$c1")
+engine_fixture x86_64
 "$TOP/checks/run" --checks build >"$T/run" 2>&1
 cat "$T/run"
 ran "$T/run" build "$short" | grep -q PASS && ok "built" || { bad "build"; finish; }

@@ -7,12 +7,9 @@
 # unchecked commit, and KCIDB JSON that validates against the schema.
 . "$(dirname "$0")/lib.sh"
 
-need_ktree
-export RESULTS=$T/results NOTES=$T/notes
 H=$TOP/.git-hooks/pre-push
 z=0000000000000000000000000000000000000000
-c1=$(mkcommit base 'softirq: Note the check engine fixture' kernel/softirq.c '/* check engine fixture */')
-engine_topic fixture-e x86_64 "$c1"
+engine_fixture x86_64
 "$TOP/checks/run" >"$T/run" 2>&1
 cat "$T/run"
 grep -q '^run: 4 passed, 0 failed' "$T/run" && ok "fixture-e checked: checkpatch, build, sparse, boot" ||

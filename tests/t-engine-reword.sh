@@ -4,10 +4,7 @@
 # message gets the first verdict back.  Real commits on the kernel tree.
 . "$(dirname "$0")/lib.sh"
 
-need_ktree
-export RESULTS=$T/results NOTES=$T/notes
-c1=$(mkcommit base 'softirq: Note the check engine fixture' kernel/softirq.c '/* check engine fixture */')
-engine_topic fixture-e x86_64 "$c1"
+engine_fixture x86_64
 run() { "$TOP/checks/run" --checks checkpatch >"$T/run" 2>&1; cat "$T/run"; }
 short() { git -C "$KTREE" rev-parse --short=12 "$1"; }
 run
