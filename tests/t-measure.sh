@@ -9,7 +9,7 @@ expect_fail "no config variant nosuch" \
 	"$S/measure" base x86_64 nosuch smoke
 expect_fail "unknown commit nosuchcommit" "$S/measure" nosuchcommit x86_64 - smoke
 expect_fail "usage: measure COMMIT ARCH VARIANT TESTS" "$S/measure" base x86_64
-expect_fail "usage: figures .softirq.cost.icount.console.zap.all." "$S/figures" nosuch
+expect_fail "usage: figures .softirq.cost.icount.console.zap.zaptest.zapcost.all." "$S/figures" nosuch
 # every variant names only symbols the tree knows
 for f in "$TOP"/boot-tests/configs/variants/*.config; do
 	for sym in $(sed -n 's/^# \(CONFIG_[A-Z0-9_]*\) is not set$/\1/p; s/^\(CONFIG_[A-Z0-9_]*\)=.*/\1/p' "$f"); do
