@@ -34,4 +34,20 @@ boot "maxcpus=1 fork.lat_max_us=10000" && grep -q -- '-accel tcg,thread=single '
 FORK_BOOT_ACCEL='-accel tcg -icount shift=5,sleep=off' boot "fork.icount=2" &&
 	grep -q -- 'shift=5' "$T/args" && ! grep -q 'shift=2' "$T/args" &&
 	ok "FORK_BOOT_ACCEL wins" || bad "FORK_BOOT_ACCEL lost: $(cat "$T/args")"
+# fork.steal: QEMU pinned to one host CPU beside a busy loop, which is
+# gone when the boot ends
+cat >"$T/bin/qemu-system-x86_64" <<EOS
+#!/bin/sh
+printf '%s\n' "\$*" >"$T/args"
+grep Cpus_allowed_list /proc/self/status >"$T/cpus"
+pgrep -f "done fork-steal-hog" >"$T/hog" || :
+EOS
+cpu=$(sed -n 's/^Cpus_allowed_list:[[:space:]]*\([0-9]*\).*/\1/p' /proc/self/status)
+boot "fork.steal" && grep -qE "Cpus_allowed_list:[[:space:]]*$cpu\$" "$T/cpus" && [ -s "$T/hog" ] &&
+	ok "fork.steal: QEMU on CPU $cpu with a busy loop" ||
+	bad "fork.steal: QEMU $(cat "$T/cpus" 2>/dev/null), busy loop ${T:+pid(s) }$(cat "$T/hog" 2>/dev/null)"
+left=$(cat "$T/hog" 2>/dev/null | while read -r p; do kill -0 "$p" 2>/dev/null && echo "$p"; done)
+[ -z "$left" ] && ok "fork.steal: the busy loop ends with the boot" || bad "fork.steal: busy loop $left left running"
+boot "maxcpus=1" && ! grep -qE "Cpus_allowed_list:[[:space:]]*$cpu\$" "$T/cpus" &&
+	ok "without it: QEMU not pinned" || bad "without fork.steal: QEMU $(cat "$T/cpus")"
 finish
