@@ -14,13 +14,13 @@ export BUILD KTREE
 S := scripts
 
 .PHONY: all help deps tree branches export send pull-request check report kconfig \
-	test bench figures forget clean distclean
+	test test-unit bench figures forget clean distclean
 
 all: help
 
+## make help: this list (the "## make" lines of the Makefile)
 help:
-	@sed -n 's/^## //p' README.md 2>/dev/null | head -n 40 || true
-	@echo "targets: deps tree branches export send pull-request check report test bench clean"
+	@sed -n 's/^## make /  make /p' $(firstword $(MAKEFILE_LIST))
 
 ## make deps: install every Debian package the project needs (apt-get)
 deps:
@@ -67,13 +67,19 @@ forget:
 	@test -n "$(COMMIT)" || { echo "make forget: COMMIT= is required" >&2; exit 2; }
 	checks/store forget $(COMMIT)
 
-## make test: the tooling's own tests (tests/*.sh)
+## make test: the tooling's own tests (tests/*.sh; ~22 min, some build kernels)
 test:
 	tests/run
 
+## make test-unit: the tests that need no kernel tree and no build (seconds)
+test-unit:
+	tests/run --unit
+
+## make clean: remove the work trees and send state under $(BUILD) (results kept)
 clean:
 	rm -rf $(BUILD)/work $(BUILD)/send
 
+## make distclean: remove $(BUILD) entirely (tree, builds, results)
 distclean:
 	rm -rf $(BUILD)
 

@@ -1,4 +1,5 @@
 #!/bin/sh
+# unit: needs no kernel tree and no build (make test-unit)
 # boot-tests/boot's accelerator: a test whose command line says
 # fork.icount boots under "-accel tcg -icount shift=N,sleep=off" with the
 # arch's ICOUNT_SHIFT (fork.icount=SHIFT: that one), guest time, so that

@@ -1,4 +1,5 @@
 #!/bin/sh
+# unit: needs no kernel tree and no build (make test-unit)
 # tests.txt parser (scripts/boottests): the real file parses into seven
 # tab-separated fields per test; every kind of bad line is refused with
 # file:line and the reason; nothing is printed for a bad file.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# unit: needs no kernel tree and no build (make test-unit)
 # checks/kcidb: the report TSV as KCIDB v5 JSON, validated against the
 # stored upstream schema.  The fixture (tests/fixtures/report/report.tsv)
 # has every status and every kind of check; its log paths use @FIX@

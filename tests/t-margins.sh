@@ -1,4 +1,5 @@
 #!/bin/sh
+# unit: needs no kernel tree and no build (make test-unit)
 # checks/margins: the margin of each time limit a stored boot judged, read
 # from the logs of a report's TSV.  A figure of a topic's tip counts
 # limit/measured, one of a negative control measured/limit, a boot's

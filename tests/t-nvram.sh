@@ -1,4 +1,5 @@
 #!/bin/sh
+# unit: needs no kernel tree and no build (make test-unit)
 # boot-tests/nvram: the pseries NVRAM image VOF boots get.  Its header is a
 # free-space partition spanning the image, with the checksum the kernel's
 # nvram_checksum() computes (0x29 for 64 KiB: the header of the image that

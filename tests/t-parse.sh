@@ -1,4 +1,5 @@
 #!/bin/sh
+# unit: needs no kernel tree and no build (make test-unit)
 # boot-tests/parse and boot-tests/ktap.awk against captured console logs
 # (tests/fixtures/console; preempt-timing-x86_64.log is a real boot of the
 # preempt-timing tip, its 800 console-case lines cut to 3): a passing

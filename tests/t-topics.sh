@@ -1,4 +1,5 @@
 #!/bin/sh
+# unit: needs no kernel tree and no build (make test-unit)
 # branches.txt parser: the real file and the fixture parse; every kind of
 # bad line is refused with file:line and the reason.
 . "$(dirname "$0")/lib.sh"

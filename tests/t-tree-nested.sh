@@ -1,4 +1,5 @@
 #!/bin/sh
+# unit: needs no kernel tree and no build (make test-unit)
 # make tree with KTREE an empty directory inside another git repository:
 # the import lands in KTREE, a repository of its own, and the enclosing
 # repository (config, tags, HEAD) is left alone, even when it has a 'base'
