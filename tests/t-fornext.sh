@@ -1,7 +1,7 @@
 #!/bin/sh
 # The integration branch on each of its arches: build, sparse and boot with every
 # boot test its kernel carries (CI checks the for-next tip, not every
-# commit: see README).  Uses the shared result cache.
+# commit: see docs/checks.md).  Uses the shared result cache.
 . "$(dirname "$0")/lib.sh"
 
 need_ktree
