@@ -46,7 +46,7 @@ EOS
 cpu=$(sed -n 's/^Cpus_allowed_list:[[:space:]]*\([0-9]*\).*/\1/p' /proc/self/status)
 boot "fork.steal" && grep -qE "Cpus_allowed_list:[[:space:]]*$cpu\$" "$T/cpus" && [ -s "$T/hog" ] &&
 	ok "fork.steal: QEMU on CPU $cpu with a busy loop" ||
-	bad "fork.steal: QEMU $(cat "$T/cpus" 2>/dev/null), busy loop ${T:+pid(s) }$(cat "$T/hog" 2>/dev/null)"
+	bad "fork.steal: QEMU $(cat "$T/cpus" 2>/dev/null), busy loop pid(s) $(cat "$T/hog" 2>/dev/null)"
 left=$(cat "$T/hog" 2>/dev/null | while read -r p; do kill -0 "$p" 2>/dev/null && echo "$p"; done)
 [ -z "$left" ] && ok "fork.steal: the busy loop ends with the boot" || bad "fork.steal: busy loop $left left running"
 boot "maxcpus=1" && ! grep -qE "Cpus_allowed_list:[[:space:]]*$cpu\$" "$T/cpus" &&
