@@ -901,10 +901,14 @@ static void test_console(void)
  * A numbered flood of "fork.<mode>_records=" records through printk(),
  * counted by a console of the fork_load module (fork_flood()): @mode
  * "order" (all must arrive, once, in order), "drop" (the printer
- * starved: what is missing must be what the dropped notices say) or
- * "sysrq" (the printer starved, sysrq's help printed directly).
+ * starved: what is missing must be what the dropped notices say),
+ * "sysrq" (the printer starved, sysrq's help printed directly), "owed"
+ * (logged under console_lock() after records owed to direct printing:
+ * all arrive) or "unregister" (N: a producer's seconds; the console's
+ * removal returns while it logs).  @again: why the test could not judge
+ * when the module says so (EAGAIN).
  */
-static void console_count(const char *mode, long def)
+static void console_count(const char *mode, long def, const char *again)
 {
 	char key[32], path[64], n[24], res[400] = "";
 	long records;
@@ -921,9 +925,9 @@ static void console_count(const char *mode, long def)
 	res[strcspn(res, "\n")] = '\0';
 	snprintf(key, sizeof(key), "console_%s", mode);
 	if (err == -ENODEV)
-		skip(key, "cannot register the counting console");
+		skip(key, "cannot register the counting console, or no second online CPU");
 	else if (err == -EAGAIN)
-		skip(key, "the printer never fell behind, nothing was dropped: %s", res);
+		skip(key, "%s: %s", again, res);
 	else
 		result(key, !err, "%s%s%s", err ? strerror(-err) : "",
 		       err ? ": " : "", res[0] ? res : "no counts");
@@ -932,19 +936,40 @@ static void console_count(const char *mode, long def)
 /* console-resched: a flood that fits the log buffer arrives whole */
 static void test_console_order(void)
 {
-	console_count("order", 4000);
+	console_count("order", 4000, "cannot judge");
+}
+
+/*
+ * console-resched: records logged under console_lock() after records owed
+ * to a direct printer (sysrq's help) all reach the console once the lock
+ * is released, with nothing logged later to wake the printer
+ */
+static void test_console_owed(void)
+{
+	console_count("owed", 200,
+		      "in every attempt a record logged by others woke the printer first");
+}
+
+/*
+ * console-resched: unregister_console() returns while a producer on the
+ * other CPU still logs as fast as it can (for 40 s): the removal flushes
+ * what was pending when it started, not until the producer stops
+ */
+static void test_console_unregister(void)
+{
+	console_count("unregister", 40, "cannot judge");
 }
 
 /* figures: printk() latency and console throughput (scripts/figures) */
 static void test_console_rate(void)
 {
-	console_count("rate", 4000);
+	console_count("rate", 4000, "cannot judge");
 }
 
 /* console-resched: a flood larger than the buffer drops as announced */
 static void test_console_drop(void)
 {
-	console_count("drop", 40000);
+	console_count("drop", 40000, "the printer never fell behind, nothing was dropped");
 }
 
 /*
@@ -953,7 +978,7 @@ static void test_console_drop(void)
  */
 static void test_console_sysrq(void)
 {
-	console_count("sysrq", 4000);
+	console_count("sysrq", 4000, "cannot judge");
 }
 
 /*
@@ -2052,6 +2077,8 @@ static const struct {
 	{ "console_rate", test_console_rate, 1, NULL },
 	{ "console_drop", test_console_drop, 1, NULL },
 	{ "console_sysrq", test_console_sysrq, 1, NULL },
+	{ "console_owed", test_console_owed, 1, NULL },
+	{ "console_unregister", test_console_unregister, 1, NULL },
 	{ "console_panic", test_console_panic, 1, NULL },
 	{ "preempt_bench", test_preempt_bench, 0, NULL },
 	{ "preemptoff_kunit", test_preemptoff_kunit, 0, "preemptoff" },

@@ -27,7 +27,14 @@
  *
  * log a numbered flood of N records (NONCE: 4000, then a panic) and count
  * what a console of this module receives of it; see fork_flood().  The
- * figures are in console_result.
+ * figures are in console_result, as those of
+ *
+ *   echo N > /sys/module/fork_load/parameters/console_owed
+ *   echo S > /sys/module/fork_load/parameters/console_unregister
+ *
+ * records logged under console_lock() after records owed to direct
+ * printing (fork_console_owed()), and a console removed while a producer
+ * logs for S seconds (fork_console_unregister()).
  *   echo MS > /sys/module/fork_load/parameters/hog_ms
  * spins MS ms with preemption disabled: a known stall (hog_set()).
  *
@@ -59,6 +66,7 @@
 #include <linux/hrtimer.h>
 #include <linux/atomic.h>
 #include <linux/kernel.h>
+#include <linux/kmsg_dump.h>
 #include <linux/kthread.h>
 #include <linux/math64.h>
 #include <linux/module.h>
@@ -122,6 +130,8 @@ static struct fork_con_count {
 	unsigned long	gaps;		/* records skipped since FLOOD_SYNC */
 	bool		help;		/* sysrq's "HELP : " written */
 	u64		last_ns;	/* when the last record was written */
+	u64		end_seq;	/* owed: the ring's next record after the flood */
+	bool		later;		/* owed: a later record was stored by then */
 } fc;
 
 static void fork_con_write(struct console *con, const char *s, unsigned int n)
@@ -180,8 +190,16 @@ static void fork_con_write(struct console *con, const char *s, unsigned int n)
 	}
 	fc.missing += v - fc.next;
 	fc.next = v + 1;
-	if (v == fc.total)
+	if (v == fc.total) {
 		fc.last_ns = local_clock();
+		if (fc.end_seq) {
+			struct kmsg_dump_iter it;
+
+			/* lockless: the ring's next sequence number */
+			kmsg_dump_rewind(&it);
+			fc.later = it.next_seq > fc.end_seq;
+		}
+	}
 }
 
 static struct console fork_con = {
@@ -221,14 +239,20 @@ static bool fork_con_sync(void)
 	return READ_ONCE(fc.synced);
 }
 
-/* wait up to two minutes for the flood's last record to be written */
-static bool fork_con_wait(void)
+/* wait up to @limit_ms for the flood's last record to be written */
+static bool fork_con_wait_ms(unsigned int limit_ms)
 {
 	unsigned int ms;
 
-	for (ms = 0; !READ_ONCE(fc.last_ns) && ms < 120000; ms += 20)
+	for (ms = 0; !READ_ONCE(fc.last_ns) && ms < limit_ms; ms += 20)
 		msleep(20);
 	return READ_ONCE(fc.last_ns);
+}
+
+/* wait up to two minutes for the flood's last record to be written */
+static bool fork_con_wait(void)
+{
+	return fork_con_wait_ms(120000);
 }
 
 /* the printer thread of printk.threaded, if it runs */
@@ -571,6 +595,184 @@ module_param_cb(console_sysrq, &fork_flood_ops, (void *)FLOOD_SYSRQ, 0200);
 MODULE_PARM_DESC(console_sysrq, "Write N: N records with the printer starved, then sysrq help: printed directly");
 module_param_cb(console_panic, &fork_flood_ops, (void *)FLOOD_PANIC, 0200);
 MODULE_PARM_DESC(console_panic, "Write NONCE: a flood with the printer starved, then panic(\"fork: expected panic NONCE\")");
+
+/*
+ * owed: records left behind by a console_lock() holder that owes records to
+ * direct printing (console-resched v3's lost wake-up).  This task holds the
+ * console lock while sysrq's help is logged (a direct section: the direct
+ * printer's trylock fails on the hold and leaves its records owed to the
+ * holder), then @records normal records, and sleeps, so that the printk
+ * irq_work wakes the printer and the printer finds the lock taken.
+ * console_unlock() must leave nothing behind: every record reaches the
+ * console within OWED_WAIT_MS, before any later record is stored (one would
+ * wake the printer again: a driver's message at boot, this module logs
+ * nothing meanwhile).  When a later record came first the attempt cannot
+ * judge and is made again, up to OWED_ATTEMPTS times.
+ */
+#define OWED_WAIT_MS	10000
+#define OWED_ATTEMPTS	5
+
+static int fork_console_owed_once(unsigned int records, u64 *written_ns)
+{
+	struct kmsg_dump_iter it;
+	unsigned int i;
+	u64 t0;
+	int err;
+
+	*written_ns = 0;
+	err = fork_con_start(records);
+	if (!err && !fork_con_sync())
+		err = -ETIMEDOUT;
+	if (err)
+		return err;
+	console_lock();
+	handle_sysrq('h');
+	for (i = 0; i < records; i++)
+		pr_notice(FLOOD_TAG "%u of %u, logged after records owed to a direct printer\n",
+			  i + 1, records);
+	/* the printk irq_work runs meanwhile and wakes the printer */
+	msleep(200);
+	kmsg_dump_rewind(&it);
+	WRITE_ONCE(fc.end_seq, it.next_seq);
+	t0 = local_clock();
+	console_unlock();
+	if (!fork_con_wait_ms(OWED_WAIT_MS))
+		return -ETIMEDOUT;
+	*written_ns = fc.last_ns - t0;
+	if (fc.later)
+		return -EAGAIN;
+	return !fc.help || fc.seen != records || fc.missing || fc.disorder ? -EIO : 0;
+}
+
+static int fork_console_owed(unsigned int records)
+{
+	unsigned int attempt = 0;
+	u64 written_ns = 0;
+	int err;
+
+	do {
+		if (attempt)
+			unregister_console(&fork_con);
+		err = fork_console_owed_once(records, &written_ns);
+	} while (err == -EAGAIN && ++attempt < OWED_ATTEMPTS);
+	snprintf(console_result, sizeof(console_result),
+		 "mode=owed records=%u seen=%u missing=%u disorder=%u help=%d written_ms=%llu limit_ms=%u later_record_first=%d attempts=%u",
+		 records, fc.seen, fc.missing, fc.disorder, fc.help,
+		 div_u64(written_ns, NSEC_PER_MSEC), OWED_WAIT_MS, fc.later,
+		 min(attempt + 1, OWED_ATTEMPTS));
+	unregister_console(&fork_con);
+	pr_notice("    # console_owed: %s\n", console_result);
+	return err;
+}
+
+static int fork_console_owed_set(const char *val, const struct kernel_param *kp)
+{
+	unsigned int records;
+	int ret = fork_count(val, 5000, &records);
+
+	return ret ?: fork_console_owed(records);
+}
+
+static const struct kernel_param_ops fork_console_owed_ops = {
+	.set	= fork_console_owed_set,
+};
+module_param_cb(console_owed, &fork_console_owed_ops, NULL, 0200);
+MODULE_PARM_DESC(console_owed,
+		 "Write N: sysrq's help and N records logged under console_lock(): all reach the console");
+
+/*
+ * unregister: unregister_console() while a producer on the other CPU logs
+ * as fast as it can, for up to @seconds: with a printer thread the
+ * producer only stores its records, and the console's removal must not
+ * wait for the producer to stop (console-resched v3 flushed until the ring
+ * was empty).  It must return within UNREGISTER_MAX_MS, at most a third of
+ * the producer's time.
+ */
+#define UNREGISTER_MAX_MS	12000
+
+struct fork_producer {
+	u64		deadline;	/* local_clock() when it stops logging */
+	unsigned long	records;
+};
+
+static int fork_producer_fn(void *arg)
+{
+	struct fork_producer *p = arg;
+
+	while (!kthread_should_stop()) {
+		if (local_clock() >= p->deadline) {
+			msleep(20);
+			continue;
+		}
+		pr_notice("fork_load: producer record %lu, as long as a real log line, outrunning the console\n",
+			  ++p->records);
+		cond_resched();
+	}
+	return 0;
+}
+
+static int fork_console_unregister(unsigned int seconds)
+{
+	struct fork_producer p = { };
+	struct task_struct *producer;
+	bool producing;
+	u64 t0, t;
+	int cpu, err;
+
+	if (seconds * MSEC_PER_SEC < 3 * UNREGISTER_MAX_MS)
+		return -EINVAL;
+	err = fork_con_start(0);
+	if (!err && !fork_con_sync())
+		err = -ETIMEDOUT;
+	if (err) {
+		unregister_console(&fork_con);
+		return err;
+	}
+	migrate_disable();
+	cpu = cpumask_any_but(cpu_online_mask, smp_processor_id());
+	if (cpu >= nr_cpu_ids) {
+		migrate_enable();
+		unregister_console(&fork_con);
+		return -ENODEV;
+	}
+	producer = kthread_create_on_cpu(fork_producer_fn, &p, cpu, "fork_producer/%u");
+	if (IS_ERR(producer)) {
+		migrate_enable();
+		unregister_console(&fork_con);
+		return PTR_ERR(producer);
+	}
+	p.deadline = local_clock() + (u64)seconds * NSEC_PER_SEC;
+	wake_up_process(producer);
+	/* a backlog behind the consoles */
+	msleep(500);
+	t0 = local_clock();
+	unregister_console(&fork_con);
+	t = local_clock();
+	producing = t < p.deadline;
+	kthread_stop(producer);
+	migrate_enable();
+	t = div_u64(t - t0, NSEC_PER_MSEC);
+	snprintf(console_result, sizeof(console_result),
+		 "mode=unregister producer_s=%u producer_records=%lu unregister_ms=%llu limit_ms=%u returned_while_producing=%d",
+		 seconds, p.records, t, UNREGISTER_MAX_MS, producing);
+	pr_notice("    # console_unregister: %s\n", console_result);
+	return producing && t <= UNREGISTER_MAX_MS ? 0 : -EIO;
+}
+
+static int fork_console_unregister_set(const char *val, const struct kernel_param *kp)
+{
+	unsigned int seconds;
+	int ret = fork_count(val, 600, &seconds);
+
+	return ret ?: fork_console_unregister(seconds);
+}
+
+static const struct kernel_param_ops fork_console_unregister_ops = {
+	.set	= fork_console_unregister_set,
+};
+module_param_cb(console_unregister, &fork_console_unregister_ops, NULL, 0200);
+MODULE_PARM_DESC(console_unregister,
+		 "Write S: unregister a console while a producer logs for S seconds: returns in time");
 
 /*
  * What preempt_disable() and preempt_enable() compile to in a kernel
