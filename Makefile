@@ -83,7 +83,7 @@ clean:
 distclean:
 	rm -rf $(BUILD)
 
-## make figures [WHAT=softirq|cost|icount|console|zap|zaptest|zapcost] [ARCH=a]: the measured tables of the cover letters
+## make figures [WHAT=softirq|cost|icount|console|consoleloss|zap|zaptest|zapcost] [ARCH=a]: the measured tables of the cover letters
 figures:
 	$(S)/figures $(or $(WHAT),all) $(ARCH)
 

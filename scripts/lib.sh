@@ -105,6 +105,17 @@ fork_arches() {
 	echo
 }
 
+# the arches whose guests boot (their conf names the guest's packages,
+# GUEST_PKGS); the others are only built (i386, the 32bit config)
+boot_arches() {
+	for _a in $(fork_arches); do
+		# shellcheck disable=SC1090
+		(. "$TOP/boot-tests/arch/$_a.conf" && [ -n "${GUEST_PKGS:-}" ]) &&
+			printf '%s ' "$_a"
+	done
+	echo
+}
+
 # The patch files of a topic, in order, without the cover letter.
 topic_patches() {
 	for _p in "$SERIES/$1"/[0-9][0-9][0-9][0-9]-*.patch; do

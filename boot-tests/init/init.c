@@ -966,6 +966,21 @@ static void test_console_rate(void)
 	console_count("rate", 4000, "cannot judge");
 }
 
+/*
+ * console-resched: a flood from one task, as fast as it logs (or
+ * "fork.flood_gap_us=" apart, for the figures), larger than the buffer:
+ * every record printed, or every gap announced exactly
+ */
+static void test_console_loss(void)
+{
+	char gap[24];
+
+	snprintf(gap, sizeof(gap), "%ld", param_long("fork.flood_gap_us", 0));
+	if (strcmp(gap, "0") && !fork_load())
+		write_file("/sys/module/fork_load/parameters/flood_gap_us", gap);
+	console_count("loss", 20000, "cannot judge");
+}
+
 /* console-resched: a flood larger than the buffer drops as announced */
 static void test_console_drop(void)
 {
@@ -2078,6 +2093,7 @@ static const struct {
 	{ "console_drop", test_console_drop, 1, NULL },
 	{ "console_sysrq", test_console_sysrq, 1, NULL },
 	{ "console_owed", test_console_owed, 1, NULL },
+	{ "console_loss", test_console_loss, 1, NULL },
 	{ "console_unregister", test_console_unregister, 1, NULL },
 	{ "console_panic", test_console_panic, 1, NULL },
 	{ "preempt_bench", test_preempt_bench, 0, NULL },

@@ -22,6 +22,7 @@
  *
  *   echo N > /sys/module/fork_load/parameters/console_order
  *   echo N > /sys/module/fork_load/parameters/console_drop
+ *   echo N > /sys/module/fork_load/parameters/console_loss
  *   echo N > /sys/module/fork_load/parameters/console_sysrq
  *   echo NONCE > /sys/module/fork_load/parameters/console_panic
  *
@@ -93,6 +94,11 @@
  *         every one must reach the console once and in order;
  *  rate   the order mode without the console_lock() holder: the printk()
  *         call latency and console throughput of the figures;
+ *  loss   N records as fast as this task can log them, nothing else
+ *         running: what the console skipped must be what its "printk
+ *         messages dropped" notices say (printk.threaded promises no
+ *         more when producers outrun the consoles); the counts are the
+ *         loss figures of the cover letter;
  *  drop   N records, the printer thread (if any) starved meanwhile by a
  *         SCHED_FIFO hog on the CPU it is moved to: the records the
  *         console skipped (its sequence numbers) must be what its
@@ -439,12 +445,17 @@ static int fork_ns_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-enum fork_flood_mode { FLOOD_ORDER, FLOOD_RATE, FLOOD_DROP, FLOOD_SYSRQ, FLOOD_PANIC };
+/* between two records of the loss mode's flood: its rate (figures) */
+static unsigned int flood_gap_us;
+module_param(flood_gap_us, uint, 0644);
+MODULE_PARM_DESC(flood_gap_us, "Microseconds (local_clock()) of busy wait between two records of console_loss");
+
+enum fork_flood_mode { FLOOD_ORDER, FLOOD_RATE, FLOOD_DROP, FLOOD_SYSRQ, FLOOD_PANIC, FLOOD_LOSS };
 
 static int fork_flood(enum fork_flood_mode mode, unsigned int records,
 		      const char *nonce)
 {
-	static const char * const names[] = { "order", "rate", "drop", "sysrq", "panic" };
+	static const char * const names[] = { "order", "rate", "drop", "sysrq", "panic", "loss" };
 	struct task_struct *printer = NULL, *hog = NULL, *locker = NULL;
 	unsigned int holds = 0;
 	struct completion hog_started;
@@ -477,7 +488,7 @@ static int fork_flood(enum fork_flood_mode mode, unsigned int records,
 		}
 		wake_up_process(locker);
 	}
-	if (mode != FLOOD_ORDER && mode != FLOOD_RATE) {
+	if (mode != FLOOD_ORDER && mode != FLOOD_RATE && mode != FLOOD_LOSS) {
 		printer = fork_printer_get();
 		if (cpu < nr_cpu_ids && printer) {
 			init_completion(&hog_started);
@@ -500,6 +511,12 @@ static int fork_flood(enum fork_flood_mode mode, unsigned int records,
 		pr_notice(FLOOD_TAG "%u of %u, padded to the length of a real log line\n",
 			  i + 1, records);
 		lat[i] = min_t(u64, local_clock() - t, U32_MAX);
+		/* by the clock: udelay() under QEMU TCG is far off on x86 */
+		if (mode == FLOOD_LOSS && flood_gap_us) {
+			t = local_clock() + (u64)flood_gap_us * NSEC_PER_USEC;
+			while (local_clock() < t)
+				cpu_relax();
+		}
 	}
 	stored_ns = local_clock() - t0;
 	if (mode == FLOOD_PANIC) {
@@ -533,8 +550,9 @@ static int fork_flood(enum fork_flood_mode mode, unsigned int records,
 
 	sort(lat, records, sizeof(*lat), fork_ns_cmp, NULL);
 	snprintf(console_result, sizeof(console_result),
-		 "mode=%s records=%u seen=%u missing=%u disorder=%u dropped_notice=%lu skipped=%lu by_printer=%u hog=%s sysrq_before_hog_stopped=%d console_lock_holds=%u stored_ms=%llu written_ms=%llu records_per_s=%llu printk_ns_p50=%u p99=%u max=%u",
-		 names[mode], records, fc.seen, fc.missing, fc.disorder,
+		 "mode=%s gap_us=%u records=%u seen=%u missing=%u disorder=%u dropped_notice=%lu skipped=%lu by_printer=%u hog=%s sysrq_before_hog_stopped=%d console_lock_holds=%u stored_ms=%llu written_ms=%llu records_per_s=%llu printk_ns_p50=%u p99=%u max=%u",
+		 names[mode], mode == FLOOD_LOSS ? flood_gap_us : 0, records,
+		 fc.seen, fc.missing, fc.disorder,
 		 fc.dropped, fc.gaps, fc.by_printer, hog ? "yes" : "no", help_in_time, holds,
 		 div_u64(stored_ns, NSEC_PER_MSEC), div_u64(drain_ns, NSEC_PER_MSEC),
 		 div64_u64((u64)fc.seen * NSEC_PER_SEC, max_t(u64, drain_ns, 1)),
@@ -549,7 +567,7 @@ static int fork_flood(enum fork_flood_mode mode, unsigned int records,
 	if (!err && mode == FLOOD_DROP && hog && !fc.gaps)
 		err = -EAGAIN;
 	/* the notices tell what the console skipped, of the flood or not */
-	if (!err && mode == FLOOD_DROP &&
+	if (!err && (mode == FLOOD_DROP || mode == FLOOD_LOSS) &&
 	    (fc.disorder || fc.seen + fc.missing != records ||
 	     fc.dropped != fc.gaps || fc.missing > fc.gaps))
 		err = -EIO;
@@ -591,6 +609,8 @@ module_param_cb(console_rate, &fork_flood_ops, (void *)FLOOD_RATE, 0200);
 MODULE_PARM_DESC(console_rate, "Write N: as console_order, without the console_lock() holder (figures)");
 module_param_cb(console_drop, &fork_flood_ops, (void *)FLOOD_DROP, 0200);
 MODULE_PARM_DESC(console_drop, "Write N: a flood of N records with the printer starved: drops as announced");
+module_param_cb(console_loss, &fork_flood_ops, (void *)FLOOD_LOSS, 0200);
+MODULE_PARM_DESC(console_loss, "Write N: a flood of N records as fast as one task logs: every gap announced");
 module_param_cb(console_sysrq, &fork_flood_ops, (void *)FLOOD_SYSRQ, 0200);
 MODULE_PARM_DESC(console_sysrq, "Write N: N records with the printer starved, then sysrq help: printed directly");
 module_param_cb(console_panic, &fork_flood_ops, (void *)FLOOD_PANIC, 0200);
