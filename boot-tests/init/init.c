@@ -960,6 +960,53 @@ static void test_console_unregister(void)
 	console_count("unregister", 40, "cannot judge");
 }
 
+/*
+ * The log replayed to a console registered after boot with CON_PRINTBUFFER
+ * (fork_load's console_replay: "fork.replay_slow_us=" per record, a slow
+ * serial console), in one window; its own result console_replay_load
+ * says whether the replay happened.
+ */
+static void replay_work(char *what, size_t len)
+{
+	char us[24], res[200] = "";
+	int err;
+
+	snprintf(us, sizeof(us), "%ld", param_long("fork.replay_slow_us", 2000));
+	err = fork_load();
+	window_open();
+	if (!err)
+		err = write_file(FLOOD "replay", us);
+	window_close();
+	read_file(FLOOD "result", res, sizeof(res));
+	res[strcspn(res, "\n")] = '\0';
+	/* a replay that did not happen proves nothing about its sections */
+	if (err == -ENODEV)
+		skip("console_replay_load", "cannot register the counting console");
+	else
+		result("console_replay_load", !err, "%s%s%s", err ? strerror(-err) : "",
+		       err ? ": " : "", res[0] ? res : "no counts");
+	snprintf(what, len, "the log replayed to a console registered after boot");
+}
+
+/*
+ * console-resched: a console registered after boot gets the log replayed
+ * as 6.1 replays it, preemptibly: no long section in the console code
+ */
+static void test_console_replay(void)
+{
+	guard("console_replay", "console|printk|serial|uart|8250|hvc|vt_|devkmsg",
+	      param_long("fork.flood_thresh_us", 40000), replay_work);
+}
+
+/*
+ * console-resched: the printer sleeps while printing must be direct
+ * (fork_load's console_spin: its CPU time in 2 s of oops_in_progress)
+ */
+static void test_console_spin(void)
+{
+	console_count("spin", 2000, "cannot judge");
+}
+
 /* figures: printk() latency and console throughput (scripts/figures) */
 static void test_console_rate(void)
 {
@@ -2094,6 +2141,8 @@ static const struct {
 	{ "console_sysrq", test_console_sysrq, 1, NULL },
 	{ "console_owed", test_console_owed, 1, NULL },
 	{ "console_loss", test_console_loss, 1, NULL },
+	{ "console_replay", test_console_replay, 2, NULL },
+	{ "console_spin", test_console_spin, 1, NULL },
 	{ "console_unregister", test_console_unregister, 1, NULL },
 	{ "console_panic", test_console_panic, 1, NULL },
 	{ "preempt_bench", test_preempt_bench, 0, NULL },

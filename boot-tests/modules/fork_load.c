@@ -32,10 +32,14 @@
  *
  *   echo N > /sys/module/fork_load/parameters/console_owed
  *   echo S > /sys/module/fork_load/parameters/console_unregister
+ *   echo US > /sys/module/fork_load/parameters/console_replay
+ *   echo N > /sys/module/fork_load/parameters/console_spin
  *
  * records logged under console_lock() after records owed to direct
  * printing (fork_console_owed()), and a console removed while a producer
- * logs for S seconds (fork_console_unregister()).
+ * logs for S seconds (fork_console_unregister()), the log replayed to a
+ * console registered after boot (fork_console_replay()), and the printer
+ * while printing must be direct (fork_console_spin()).
  *   echo MS > /sys/module/fork_load/parameters/hog_ms
  * spins MS ms with preemption disabled: a known stall (hog_set()).
  *
@@ -65,6 +69,7 @@
 #include <linux/slab.h>
 #include <linux/smp.h>
 #include <linux/hrtimer.h>
+#include <linux/timekeeping.h>
 #include <linux/atomic.h>
 #include <linux/kernel.h>
 #include <linux/kmsg_dump.h>
@@ -138,6 +143,10 @@ static struct fork_con_count {
 	u64		last_ns;	/* when the last record was written */
 	u64		end_seq;	/* owed: the ring's next record after the flood */
 	bool		later;		/* owed: a later record was stored by then */
+	unsigned int	slow_us;	/* replay: busy wait in each write */
+	unsigned int	replayed;	/* replay: records written before the tag */
+	char		replay_tag[48];	/* replay: logged after the registration */
+	bool		replay_done;	/* replay: the tag was written */
 } fc;
 
 static void fork_con_write(struct console *con, const char *s, unsigned int n)
@@ -152,6 +161,24 @@ static void fork_con_write(struct console *con, const char *s, unsigned int n)
 	 * console advances it after the write): what this console skipped
 	 * is known exactly, whoever logged it.
 	 */
+	if (fc.slow_us) {
+		/*
+		 * By the clocksource: udelay() under QEMU TCG is far off on
+		 * x86, and local_clock() with interrupts off stops a tick
+		 * after the last one where sched_clock is unstable.
+		 */
+		u64 end = ktime_get_mono_fast_ns() + (u64)fc.slow_us * NSEC_PER_USEC;
+
+		while (ktime_get_mono_fast_ns() < end)
+			cpu_relax();
+	}
+	if (fc.replay_tag[0]) {
+		if (strnstr(s, fc.replay_tag, n))
+			fc.replay_done = true;
+		else if (!fc.replay_done)
+			fc.replayed++;
+		return;
+	}
 	if (strnstr(s, FLOOD_SYNC, n)) {
 		fc.synced = true;
 		fc.last_seq = con->seq;
@@ -793,6 +820,127 @@ static const struct kernel_param_ops fork_console_unregister_ops = {
 module_param_cb(console_unregister, &fork_console_unregister_ops, NULL, 0200);
 MODULE_PARM_DESC(console_unregister,
 		 "Write S: unregister a console while a producer logs for S seconds: returns in time");
+
+/*
+ * replay: this module's console registered after boot with CON_PRINTBUFFER,
+ * so that the log is replayed to it, each record written in @slow_us (a
+ * slow serial console).  6.1 replays it in register_console()'s
+ * console_unlock() with cond_resched() between records; with the printer
+ * thread the records owed to direct printing since boot are replayed by
+ * the same console_unlock(), and must be as preemptible.  The caller (the
+ * init's console_replay guard) judges the sections; this returns once a
+ * record logged after the registration has been written.
+ */
+static int fork_console_replay(unsigned int slow_us)
+{
+	unsigned int ms;
+	bool done;
+
+	memset(&fc, 0, sizeof(fc));
+	snprintf(fc.replay_tag, sizeof(fc.replay_tag), "fork_load: replay tag %llu",
+		 local_clock());
+	fc.slow_us = slow_us;
+	fork_con.flags = CON_ENABLED | CON_PRINTBUFFER;
+	register_console(&fork_con);
+	if (!(fork_con.flags & CON_ENABLED)) {
+		fc.replay_tag[0] = '\0';
+		return -ENODEV;
+	}
+	pr_notice("%s\n", fc.replay_tag);
+	for (ms = 0; !READ_ONCE(fc.replay_done) && ms < 120000; ms += 20)
+		msleep(20);
+	done = READ_ONCE(fc.replay_done);
+	unregister_console(&fork_con);
+	snprintf(console_result, sizeof(console_result),
+		 "mode=replay slow_us=%u replayed=%u done=%d", slow_us, fc.replayed, done);
+	fc.slow_us = 0;
+	fc.replay_tag[0] = '\0';
+	pr_notice("    # console_replay: %s\n", console_result);
+	return done && fc.replayed ? 0 : -ETIMEDOUT;
+}
+
+static int fork_console_replay_set(const char *val, const struct kernel_param *kp)
+{
+	unsigned int slow_us;
+	int ret = fork_count(val, 100000, &slow_us);
+
+	return ret ?: fork_console_replay(slow_us);
+}
+
+static const struct kernel_param_ops fork_console_replay_ops = {
+	.set	= fork_console_replay_set,
+};
+module_param_cb(console_replay, &fork_console_replay_ops, NULL, 0200);
+MODULE_PARM_DESC(console_replay,
+		 "Write US: register a console with CON_PRINTBUFFER that takes US per record");
+
+/*
+ * spin: the printer while printing must be direct (oops_in_progress here,
+ * as in a long oops, a reboot or a prefer-direct section): busy with a
+ * flood of @records when it starts, it must go to sleep once what is
+ * pending is written, not poll for more (console-resched v4 did, at nice
+ * -20).  Its CPU time over SPIN_WINDOW_MS after that must stay under a
+ * tenth of it.  Without a printer thread there is nothing to judge: 0.
+ */
+#define SPIN_WINDOW_MS	2000
+
+static int fork_console_spin(unsigned int records)
+{
+	struct task_struct *printer = fork_printer_get();
+	u64 r0 = 0, r1 = 0;
+	unsigned int i;
+	int err;
+
+	if (!printer) {
+		snprintf(console_result, sizeof(console_result),
+			 "mode=spin no printer thread");
+		pr_notice("    # console_spin: %s\n", console_result);
+		return 0;
+	}
+	err = fork_con_start(records);
+	if (!err && !fork_con_sync())
+		err = -ETIMEDOUT;
+	if (err)
+		goto out;
+	for (i = 0; i < records; i++)
+		pr_notice(FLOOD_TAG "%u of %u, keeping the printer busy\n", i + 1, records);
+	oops_in_progress++;
+	if (!fork_con_wait()) {
+		err = -ETIMEDOUT;
+	} else {
+		msleep(100);
+		r0 = READ_ONCE(printer->se.sum_exec_runtime);
+		msleep(SPIN_WINDOW_MS);
+		r1 = READ_ONCE(printer->se.sum_exec_runtime);
+	}
+	oops_in_progress--;
+	if (!err && (r1 - r0) * 10 > (u64)SPIN_WINDOW_MS * NSEC_PER_MSEC)
+		err = -EIO;
+out:
+	snprintf(console_result, sizeof(console_result),
+		 "mode=spin records=%u seen=%u printer_ms=%llu window_ms=%u limit_ms=%u",
+		 records, fc.seen, div_u64(r1 - r0, NSEC_PER_MSEC), SPIN_WINDOW_MS,
+		 SPIN_WINDOW_MS / 10);
+	unregister_console(&fork_con);
+	put_task_struct(printer);
+	pr_notice("    # console_spin: %s\n", console_result);
+	return err;
+}
+
+static int fork_console_spin_set(const char *val, const struct kernel_param *kp)
+{
+	unsigned int records;
+	int ret = fork_count(val, 100000, &records);
+
+	return ret ?: fork_console_spin(records);
+}
+
+static const struct kernel_param_ops fork_console_spin_ops = {
+	.set	= fork_console_spin_set,
+};
+module_param_cb(console_spin, &fork_console_spin_ops, NULL, 0200);
+MODULE_PARM_DESC(console_spin,
+		 "Write N: N records, then the printer while printing must be direct: it sleeps");
 
 /*
  * What preempt_disable() and preempt_enable() compile to in a kernel
