@@ -659,7 +659,8 @@ MODULE_PARM_DESC(console_panic, "Write NONCE: a flood with the printer starved, 
 #define OWED_WAIT_MS	10000
 #define OWED_ATTEMPTS	5
 
-static int fork_console_owed_once(unsigned int records, u64 *written_ns)
+static int fork_console_owed_once(unsigned int records, u64 *written_ns,
+				  bool printer)
 {
 	struct kmsg_dump_iter it;
 	unsigned int i;
@@ -688,11 +689,19 @@ static int fork_console_owed_once(unsigned int records, u64 *written_ns)
 	*written_ns = fc.last_ns - t0;
 	if (fc.later)
 		return -EAGAIN;
-	return !fc.help || fc.seen != records || fc.missing || fc.disorder ? -EIO : 0;
+	if (!fc.help || fc.seen != records || fc.missing || fc.disorder)
+		return -EIO;
+	/*
+	 * Only what was owed is printed by console_unlock(): the records
+	 * after it are the printer's, one at a time, or an owed record
+	 * turns a flood into one flush.
+	 */
+	return printer && fc.by_printer != records ? -EIO : 0;
 }
 
 static int fork_console_owed(unsigned int records)
 {
+	struct task_struct *printer = fork_printer_get();
 	unsigned int attempt = 0;
 	u64 written_ns = 0;
 	int err;
@@ -700,11 +709,13 @@ static int fork_console_owed(unsigned int records)
 	do {
 		if (attempt)
 			unregister_console(&fork_con);
-		err = fork_console_owed_once(records, &written_ns);
+		err = fork_console_owed_once(records, &written_ns, printer);
 	} while (err == -EAGAIN && ++attempt < OWED_ATTEMPTS);
+	if (printer)
+		put_task_struct(printer);
 	snprintf(console_result, sizeof(console_result),
-		 "mode=owed records=%u seen=%u missing=%u disorder=%u help=%d written_ms=%llu limit_ms=%u later_record_first=%d attempts=%u",
-		 records, fc.seen, fc.missing, fc.disorder, fc.help,
+		 "mode=owed records=%u seen=%u by_printer=%u missing=%u disorder=%u help=%d written_ms=%llu limit_ms=%u later_record_first=%d attempts=%u",
+		 records, fc.seen, fc.by_printer, fc.missing, fc.disorder, fc.help,
 		 div_u64(written_ns, NSEC_PER_MSEC), OWED_WAIT_MS, fc.later,
 		 min(attempt + 1, OWED_ATTEMPTS));
 	unregister_console(&fork_con);
@@ -733,7 +744,8 @@ MODULE_PARM_DESC(console_owed,
  * producer only stores its records, and the console's removal must not
  * wait for the producer to stop (console-resched v3 flushed until the ring
  * was empty).  It must return within UNREGISTER_MAX_MS, at most a third of
- * the producer's time.
+ * the producer's time, and the console must have written what was stored
+ * when it was called (the record before the ring's next sequence number).
  */
 #define UNREGISTER_MAX_MS	12000
 
@@ -762,6 +774,7 @@ static int fork_console_unregister(unsigned int seconds)
 {
 	struct fork_producer p = { };
 	struct task_struct *producer;
+	struct kmsg_dump_iter it;
 	bool producing;
 	u64 t0, t;
 	int cpu, err;
@@ -792,6 +805,7 @@ static int fork_console_unregister(unsigned int seconds)
 	wake_up_process(producer);
 	/* a backlog behind the consoles */
 	msleep(500);
+	kmsg_dump_rewind(&it);
 	t0 = local_clock();
 	unregister_console(&fork_con);
 	t = local_clock();
@@ -800,10 +814,13 @@ static int fork_console_unregister(unsigned int seconds)
 	migrate_enable();
 	t = div_u64(t - t0, NSEC_PER_MSEC);
 	snprintf(console_result, sizeof(console_result),
-		 "mode=unregister producer_s=%u producer_records=%lu unregister_ms=%llu limit_ms=%u returned_while_producing=%d",
-		 seconds, p.records, t, UNREGISTER_MAX_MS, producing);
+		 "mode=unregister producer_s=%u producer_records=%lu unregister_ms=%llu limit_ms=%u returned_while_producing=%d pending_at_call=%llu written_to=%llu",
+		 seconds, p.records, t, UNREGISTER_MAX_MS, producing, it.next_seq,
+		 fc.last_seq + 1);
 	pr_notice("    # console_unregister: %s\n", console_result);
-	return producing && t <= UNREGISTER_MAX_MS ? 0 : -EIO;
+	/* and what was pending when it was called reached the console */
+	return producing && t <= UNREGISTER_MAX_MS &&
+	       fc.last_seq + 1 >= it.next_seq ? 0 : -EIO;
 }
 
 static int fork_console_unregister_set(const char *val, const struct kernel_param *kp)
