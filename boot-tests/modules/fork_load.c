@@ -660,7 +660,7 @@ MODULE_PARM_DESC(console_panic, "Write NONCE: a flood with the printer starved, 
 #define OWED_ATTEMPTS	5
 
 static int fork_console_owed_once(unsigned int records, u64 *written_ns,
-				  bool printer)
+				  bool leaves)
 {
 	struct kmsg_dump_iter it;
 	unsigned int i;
@@ -692,16 +692,38 @@ static int fork_console_owed_once(unsigned int records, u64 *written_ns,
 	if (!fc.help || fc.seen != records || fc.missing || fc.disorder)
 		return -EIO;
 	/*
-	 * Only what was owed is printed by console_unlock(): the records
-	 * after it are the printer's, one at a time, or an owed record
-	 * turns a flood into one flush.
+	 * Where console_unlock() leaves the printing to the printer, only
+	 * what was owed is printed by it: the records after it are the
+	 * printer's, one at a time, or an owed record turns a flood into
+	 * one flush.
 	 */
-	return printer && fc.by_printer != records ? -EIO : 0;
+	return leaves && fc.by_printer != records ? -EIO : 0;
+}
+
+/*
+ * Whether console_unlock() leaves what was logged under console_lock() to
+ * the printer ("printk: Let console_lock() holders leave the printing to
+ * the printer"; before it, and in 6.1, the holder prints it): one record
+ * logged under the lock, and who wrote it.
+ */
+static bool fork_holder_leaves_printing(void)
+{
+	if (fork_con_start(1) || !fork_con_sync()) {
+		unregister_console(&fork_con);
+		return false;
+	}
+	console_lock();
+	pr_notice(FLOOD_TAG "1 of 1, who writes what a console_lock() holder left\n");
+	console_unlock();
+	fork_con_wait_ms(OWED_WAIT_MS);
+	unregister_console(&fork_con);
+	return fc.by_printer == 1;
 }
 
 static int fork_console_owed(unsigned int records)
 {
 	struct task_struct *printer = fork_printer_get();
+	bool leaves = printer && fork_holder_leaves_printing();
 	unsigned int attempt = 0;
 	u64 written_ns = 0;
 	int err;
@@ -709,13 +731,13 @@ static int fork_console_owed(unsigned int records)
 	do {
 		if (attempt)
 			unregister_console(&fork_con);
-		err = fork_console_owed_once(records, &written_ns, printer);
+		err = fork_console_owed_once(records, &written_ns, leaves);
 	} while (err == -EAGAIN && ++attempt < OWED_ATTEMPTS);
 	if (printer)
 		put_task_struct(printer);
 	snprintf(console_result, sizeof(console_result),
-		 "mode=owed records=%u seen=%u by_printer=%u missing=%u disorder=%u help=%d written_ms=%llu limit_ms=%u later_record_first=%d attempts=%u",
-		 records, fc.seen, fc.by_printer, fc.missing, fc.disorder, fc.help,
+		 "mode=owed holder_leaves_printing=%d records=%u seen=%u by_printer=%u missing=%u disorder=%u help=%d written_ms=%llu limit_ms=%u later_record_first=%d attempts=%u",
+		 leaves, records, fc.seen, fc.by_printer, fc.missing, fc.disorder, fc.help,
 		 div_u64(written_ns, NSEC_PER_MSEC), OWED_WAIT_MS, fc.later,
 		 min(attempt + 1, OWED_ATTEMPTS));
 	unregister_console(&fork_con);
