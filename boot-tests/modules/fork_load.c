@@ -128,6 +128,19 @@
 #define FLOOD_SYNC	"fork_load: flood starts"
 #define FLOOD_PANIC_RECORDS	4000
 
+/*
+ * Busy for @us microseconds by the clocksource: udelay() under QEMU TCG is
+ * far off on x86, and local_clock() with interrupts off stops a tick after
+ * the last one where sched_clock is unstable.
+ */
+static void fork_busy_us(unsigned int us)
+{
+	u64 end = ktime_get_mono_fast_ns() + (u64)us * NSEC_PER_USEC;
+
+	while (us && ktime_get_mono_fast_ns() < end)
+		cpu_relax();
+}
+
 static struct fork_con_count {
 	unsigned int	total;		/* records of the flood */
 	unsigned int	next;		/* the number expected next */
@@ -161,17 +174,7 @@ static void fork_con_write(struct console *con, const char *s, unsigned int n)
 	 * console advances it after the write): what this console skipped
 	 * is known exactly, whoever logged it.
 	 */
-	if (fc.slow_us) {
-		/*
-		 * By the clocksource: udelay() under QEMU TCG is far off on
-		 * x86, and local_clock() with interrupts off stops a tick
-		 * after the last one where sched_clock is unstable.
-		 */
-		u64 end = ktime_get_mono_fast_ns() + (u64)fc.slow_us * NSEC_PER_USEC;
-
-		while (ktime_get_mono_fast_ns() < end)
-			cpu_relax();
-	}
+	fork_busy_us(fc.slow_us);
 	if (fc.replay_tag[0]) {
 		if (strnstr(s, fc.replay_tag, n))
 			fc.replay_done = true;
@@ -419,22 +422,32 @@ static int fork_count(const char *val, unsigned int max, unsigned int *n)
 	return !*n || (max && *n > max) ? -EINVAL : 0;
 }
 
-static int fork_console_backlog_set(const char *val,
-				    const struct kernel_param *kp)
-{
-	unsigned int records;
-	int ret;
+/* A parameter that takes a count, 1..max, and runs a test with it */
+struct fork_count_param {
+	unsigned int	max;
+	int		(*run)(unsigned int n);
+};
 
-	ret = fork_count(val, 5000, &records);
-	if (ret)
-		return ret;
-	return fork_console_backlog(records);
+static int fork_count_set(const char *val, const struct kernel_param *kp)
+{
+	const struct fork_count_param *p = kp->arg;
+	unsigned int n;
+	int ret = fork_count(val, p->max, &n);
+
+	return ret ?: p->run(n);
 }
 
-static const struct kernel_param_ops fork_console_backlog_ops = {
-	.set	= fork_console_backlog_set,
+static const struct kernel_param_ops fork_count_ops = {
+	.set	= fork_count_set,
 };
-module_param_cb(console_backlog, &fork_console_backlog_ops, NULL, 0200);
+
+#define FORK_COUNT_PARAM(name, limit, fn)				\
+	static struct fork_count_param name##_param = {			\
+		.max = limit, .run = fn,				\
+	};								\
+	module_param_cb(name, &fork_count_ops, &name##_param, 0200)
+
+FORK_COUNT_PARAM(console_backlog, 5000, fork_console_backlog);
 MODULE_PARM_DESC(console_backlog,
 		 "Write N to leave a backlog of N console records to a printk() caller");
 
@@ -475,7 +488,7 @@ static int fork_ns_cmp(const void *a, const void *b)
 /* between two records of the loss mode's flood: its rate (figures) */
 static unsigned int flood_gap_us;
 module_param(flood_gap_us, uint, 0644);
-MODULE_PARM_DESC(flood_gap_us, "Microseconds (local_clock()) of busy wait between two records of console_loss");
+MODULE_PARM_DESC(flood_gap_us, "Microseconds (by the clocksource) of busy wait between two records of console_loss");
 
 enum fork_flood_mode { FLOOD_ORDER, FLOOD_RATE, FLOOD_DROP, FLOOD_SYSRQ, FLOOD_PANIC, FLOOD_LOSS };
 
@@ -538,12 +551,8 @@ static int fork_flood(enum fork_flood_mode mode, unsigned int records,
 		pr_notice(FLOOD_TAG "%u of %u, padded to the length of a real log line\n",
 			  i + 1, records);
 		lat[i] = min_t(u64, local_clock() - t, U32_MAX);
-		/* by the clock: udelay() under QEMU TCG is far off on x86 */
-		if (mode == FLOOD_LOSS && flood_gap_us) {
-			t = local_clock() + (u64)flood_gap_us * NSEC_PER_USEC;
-			while (local_clock() < t)
-				cpu_relax();
-		}
+		if (mode == FLOOD_LOSS)
+			fork_busy_us(flood_gap_us);
 	}
 	stored_ns = local_clock() - t0;
 	if (mode == FLOOD_PANIC) {
@@ -745,18 +754,7 @@ static int fork_console_owed(unsigned int records)
 	return err;
 }
 
-static int fork_console_owed_set(const char *val, const struct kernel_param *kp)
-{
-	unsigned int records;
-	int ret = fork_count(val, 5000, &records);
-
-	return ret ?: fork_console_owed(records);
-}
-
-static const struct kernel_param_ops fork_console_owed_ops = {
-	.set	= fork_console_owed_set,
-};
-module_param_cb(console_owed, &fork_console_owed_ops, NULL, 0200);
+FORK_COUNT_PARAM(console_owed, 5000, fork_console_owed);
 MODULE_PARM_DESC(console_owed,
 		 "Write N: sysrq's help and N records logged under console_lock(): all reach the console");
 
@@ -845,18 +843,7 @@ static int fork_console_unregister(unsigned int seconds)
 	       fc.last_seq + 1 >= it.next_seq ? 0 : -EIO;
 }
 
-static int fork_console_unregister_set(const char *val, const struct kernel_param *kp)
-{
-	unsigned int seconds;
-	int ret = fork_count(val, 600, &seconds);
-
-	return ret ?: fork_console_unregister(seconds);
-}
-
-static const struct kernel_param_ops fork_console_unregister_ops = {
-	.set	= fork_console_unregister_set,
-};
-module_param_cb(console_unregister, &fork_console_unregister_ops, NULL, 0200);
+FORK_COUNT_PARAM(console_unregister, 600, fork_console_unregister);
 MODULE_PARM_DESC(console_unregister,
 		 "Write S: unregister a console while a producer logs for S seconds: returns in time");
 
@@ -898,18 +885,7 @@ static int fork_console_replay(unsigned int slow_us)
 	return done && fc.replayed ? 0 : -ETIMEDOUT;
 }
 
-static int fork_console_replay_set(const char *val, const struct kernel_param *kp)
-{
-	unsigned int slow_us;
-	int ret = fork_count(val, 100000, &slow_us);
-
-	return ret ?: fork_console_replay(slow_us);
-}
-
-static const struct kernel_param_ops fork_console_replay_ops = {
-	.set	= fork_console_replay_set,
-};
-module_param_cb(console_replay, &fork_console_replay_ops, NULL, 0200);
+FORK_COUNT_PARAM(console_replay, 100000, fork_console_replay);
 MODULE_PARM_DESC(console_replay,
 		 "Write US: register a console with CON_PRINTBUFFER that takes US per record");
 
@@ -966,18 +942,7 @@ out:
 	return err;
 }
 
-static int fork_console_spin_set(const char *val, const struct kernel_param *kp)
-{
-	unsigned int records;
-	int ret = fork_count(val, 100000, &records);
-
-	return ret ?: fork_console_spin(records);
-}
-
-static const struct kernel_param_ops fork_console_spin_ops = {
-	.set	= fork_console_spin_set,
-};
-module_param_cb(console_spin, &fork_console_spin_ops, NULL, 0200);
+FORK_COUNT_PARAM(console_spin, 100000, fork_console_spin);
 MODULE_PARM_DESC(console_spin,
 		 "Write N: N records, then the printer while printing must be direct: it sleeps");
 
@@ -1038,7 +1003,7 @@ static u64 bench_time(unsigned int loops, void (*loop)(unsigned int loops))
 	return div_u64(best * 1000, loops);
 }
 
-static void bench_run(unsigned int loops)
+static int bench_run(unsigned int loops)
 {
 	u64 inline_ps, pair_ps;
 	char detail[160];
@@ -1052,24 +1017,10 @@ static void bench_run(unsigned int loops)
 	pr_info("    # Subtest: preempt_bench\n");
 	pr_info("    1..1\n");
 	pr_info("    ok 1 preempt_bench_pair # %s\n", detail);
-}
-
-static int bench_set(const char *val, const struct kernel_param *kp)
-{
-	unsigned int loops;
-	int ret;
-
-	ret = fork_count(val, 0, &loops);
-	if (ret)
-		return ret;
-	bench_run(loops);
 	return 0;
 }
 
-static const struct kernel_param_ops bench_ops = {
-	.set	= bench_set,
-};
-module_param_cb(bench, &bench_ops, NULL, 0200);
+FORK_COUNT_PARAM(bench, 0, bench_run);
 MODULE_PARM_DESC(bench, "Write N to time N preempt_disable()/enable() pairs");
 
 /*
@@ -1077,24 +1028,15 @@ MODULE_PARM_DESC(bench, "Write N to time N preempt_disable()/enable() pairs");
  * writer's CPU spins MS milliseconds with preemption disabled, so a
  * SCHED_FIFO task woken on it meanwhile waits that long.
  */
-static int hog_set(const char *val, const struct kernel_param *kp)
+static int hog_set(unsigned int ms)
 {
-	unsigned int ms;
-	int ret;
-
-	ret = fork_count(val, 1000, &ms);
-	if (ret)
-		return ret;
 	preempt_disable();
 	mdelay(ms);
 	preempt_enable();
 	return 0;
 }
 
-static const struct kernel_param_ops hog_ops = {
-	.set	= hog_set,
-};
-module_param_cb(hog_ms, &hog_ops, NULL, 0200);
+FORK_COUNT_PARAM(hog_ms, 1000, hog_set);
 MODULE_PARM_DESC(hog_ms, "Write MS to spin MS ms with preemption disabled");
 
 /*
@@ -1290,18 +1232,14 @@ static int fork_storm_thread(void *arg)
 	return 0;
 }
 
-static int storm_set(const char *val, const struct kernel_param *kp)
+static int storm_set(unsigned int ms)
 {
 	struct fork_storm_cpu *cpus;
 	struct fork_storm_item *items;
-	unsigned int ms, cpu, i, n;
+	unsigned int cpu, i, n;
 	unsigned long deadline;
 	long raised, ran;
-	int ret;
 
-	ret = fork_count(val, 60000, &ms);
-	if (ret)
-		return ret;
 	n = nr_cpu_ids * 2 * STORM_ITEMS;
 	cpus = kcalloc(nr_cpu_ids, sizeof(*cpus), GFP_KERNEL);
 	items = kcalloc(n, sizeof(*items), GFP_KERNEL);
@@ -1357,10 +1295,7 @@ static int storm_set(const char *val, const struct kernel_param *kp)
 	return raised && ran == raised && !atomic_long_read(&storm_twice) ? 0 : -EIO;
 }
 
-static const struct kernel_param_ops storm_ops = {
-	.set	= storm_set,
-};
-module_param_cb(storm_ms, &storm_ops, NULL, 0200);
+FORK_COUNT_PARAM(storm_ms, 60000, storm_set);
 MODULE_PARM_DESC(storm_ms, "Write MS to raise tasklets on every CPU for MS ms");
 
 MODULE_DESCRIPTION("Preempt-count benchmark, console loads and a CPU hog");
