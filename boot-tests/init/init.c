@@ -961,6 +961,26 @@ static void test_console_unregister(void)
 }
 
 /*
+ * console-resched: a direct section that ends while its owed records are
+ * printed by a console_lock() holder, under a printk_deferred() flood of
+ * 30 s from the other CPU: the holder's console_unlock() returns once
+ * the owed records are written
+ */
+static void test_console_direct_end(void)
+{
+	console_count("direct_end", 30, "the section outlasted the unlock");
+}
+
+/*
+ * console-resched: with the printer starved behind a backlog, a
+ * console_lock() holder's console_unlock() leaves the backlog to it
+ */
+static void test_console_holder(void)
+{
+	console_count("holder", 8000, "no second online CPU to starve the printer on");
+}
+
+/*
  * The log replayed to a console registered after boot with CON_PRINTBUFFER
  * (fork_load's console_replay: "fork.replay_slow_us=" per record, a slow
  * serial console), in one window; its own result console_replay_load
@@ -2144,6 +2164,8 @@ static const struct {
 	{ "console_replay", test_console_replay, 2, NULL },
 	{ "console_spin", test_console_spin, 1, NULL },
 	{ "console_unregister", test_console_unregister, 1, NULL },
+	{ "console_direct_end", test_console_direct_end, 1, NULL },
+	{ "console_holder", test_console_holder, 1, NULL },
 	{ "console_panic", test_console_panic, 1, NULL },
 	{ "preempt_bench", test_preempt_bench, 0, NULL },
 	{ "preemptoff_kunit", test_preemptoff_kunit, 0, "preemptoff" },

@@ -127,6 +127,8 @@
 #define FLOOD_TAG	"fork_load: flood "
 #define FLOOD_SYNC	"fork_load: flood starts"
 #define FLOOD_PANIC_RECORDS	4000
+/* console_holder: what a console_lock() holder's console_unlock() may take */
+#define HOLDER_MAX_MS		50
 
 /*
  * Busy for @us microseconds by the clocksource: udelay() under QEMU TCG is
@@ -160,7 +162,30 @@ static struct fork_con_count {
 	unsigned int	replayed;	/* replay: records written before the tag */
 	char		replay_tag[48];	/* replay: logged after the registration */
 	bool		replay_done;	/* replay: the tag was written */
+	unsigned int	sched_probes;	/* writes left to probe, see below */
+	unsigned int	sched_irqs_off;	/* scheduled in a write, irqs off */
 } fc;
+
+/*
+ * Console drivers are called with interrupts disabled, and those that call
+ * console_conditional_schedule() (vt, fbcon) must not schedule there:
+ * console_may_schedule must be 0 while they run.  Where a test arms it,
+ * a write asks for a reschedule and calls it, as fbcon's redraw does: if
+ * it scheduled, interrupts come back enabled.
+ */
+static void fork_con_probe_sched(void)
+{
+	if (!fc.sched_probes || !irqs_disabled())
+		return;
+	fc.sched_probes--;
+	set_tsk_need_resched(current);
+	set_preempt_need_resched();
+	console_conditional_schedule();
+	if (!irqs_disabled()) {
+		fc.sched_irqs_off++;
+		local_irq_disable();
+	}
+}
 
 static void fork_con_write(struct console *con, const char *s, unsigned int n)
 {
@@ -174,6 +199,7 @@ static void fork_con_write(struct console *con, const char *s, unsigned int n)
 	 * console advances it after the write): what this console skipped
 	 * is known exactly, whoever logged it.
 	 */
+	fork_con_probe_sched();
 	fork_busy_us(fc.slow_us);
 	if (fc.replay_tag[0]) {
 		if (strnstr(s, fc.replay_tag, n))
@@ -490,17 +516,19 @@ static unsigned int flood_gap_us;
 module_param(flood_gap_us, uint, 0644);
 MODULE_PARM_DESC(flood_gap_us, "Microseconds (by the clocksource) of busy wait between two records of console_loss");
 
-enum fork_flood_mode { FLOOD_ORDER, FLOOD_RATE, FLOOD_DROP, FLOOD_SYSRQ, FLOOD_PANIC, FLOOD_LOSS };
+enum fork_flood_mode { FLOOD_ORDER, FLOOD_RATE, FLOOD_DROP, FLOOD_SYSRQ, FLOOD_PANIC, FLOOD_LOSS,
+		       FLOOD_HOLDER };
 
 static int fork_flood(enum fork_flood_mode mode, unsigned int records,
 		      const char *nonce)
 {
-	static const char * const names[] = { "order", "rate", "drop", "sysrq", "panic", "loss" };
+	static const char * const names[] = { "order", "rate", "drop", "sysrq", "panic", "loss",
+					      "holder" };
 	struct task_struct *printer = NULL, *hog = NULL, *locker = NULL;
 	unsigned int holds = 0;
 	struct completion hog_started;
 	bool help_in_time = false;
-	u64 t0, t, stored_ns, drain_ns;
+	u64 t0, t, stored_ns, drain_ns, holder_ns = 0;
 	unsigned int i;
 	u32 *lat;
 	int cpu, err = 0;
@@ -563,6 +591,12 @@ static int fork_flood(enum fork_flood_mode mode, unsigned int records,
 		handle_sysrq('h');
 		help_in_time = READ_ONCE(fc.help);
 	}
+	if (mode == FLOOD_HOLDER) {
+		t = local_clock();
+		console_lock();
+		console_unlock();
+		holder_ns = local_clock() - t;
+	}
 	if (hog)
 		kthread_stop(hog);
 	/*
@@ -586,10 +620,11 @@ static int fork_flood(enum fork_flood_mode mode, unsigned int records,
 
 	sort(lat, records, sizeof(*lat), fork_ns_cmp, NULL);
 	snprintf(console_result, sizeof(console_result),
-		 "mode=%s gap_us=%u records=%u seen=%u missing=%u disorder=%u dropped_notice=%lu skipped=%lu by_printer=%u hog=%s sysrq_before_hog_stopped=%d console_lock_holds=%u stored_ms=%llu written_ms=%llu records_per_s=%llu printk_ns_p50=%u p99=%u max=%u",
+		 "mode=%s gap_us=%u records=%u seen=%u missing=%u disorder=%u dropped_notice=%lu skipped=%lu by_printer=%u hog=%s sysrq_before_hog_stopped=%d console_lock_holds=%u holder_us=%llu stored_ms=%llu written_ms=%llu records_per_s=%llu printk_ns_p50=%u p99=%u max=%u",
 		 names[mode], mode == FLOOD_LOSS ? flood_gap_us : 0, records,
 		 fc.seen, fc.missing, fc.disorder,
 		 fc.dropped, fc.gaps, fc.by_printer, hog ? "yes" : "no", help_in_time, holds,
+		 div_u64(holder_ns, NSEC_PER_USEC),
 		 div_u64(stored_ns, NSEC_PER_MSEC), div_u64(drain_ns, NSEC_PER_MSEC),
 		 div64_u64((u64)fc.seen * NSEC_PER_SEC, max_t(u64, drain_ns, 1)),
 		 lat[records / 2], lat[records - 1 - records / 100], lat[records - 1]);
@@ -599,6 +634,16 @@ static int fork_flood(enum fork_flood_mode mode, unsigned int records,
 	if (!err && mode == FLOOD_SYSRQ &&
 	    (!help_in_time || fc.seen != records || fc.missing || fc.disorder))
 		err = -EIO;
+	/*
+	 * A console_lock() holder leaves the backlog to the printer: its
+	 * console_unlock() returns at once (6.1's writes the backlog).
+	 */
+	if (!err && mode == FLOOD_HOLDER &&
+	    (fc.seen != records || fc.missing || fc.disorder))
+		err = -EIO;
+	if (!err && mode == FLOOD_HOLDER)
+		err = !hog ? -EAGAIN :
+		      holder_ns > HOLDER_MAX_MS * NSEC_PER_MSEC ? -EIO : 0;
 	/* a printer that never fell behind: nothing to judge */
 	if (!err && mode == FLOOD_DROP && hog && !fc.gaps)
 		err = -EAGAIN;
@@ -649,6 +694,8 @@ module_param_cb(console_loss, &fork_flood_ops, (void *)FLOOD_LOSS, 0200);
 MODULE_PARM_DESC(console_loss, "Write N: a flood of N records as fast as one task logs: every gap announced");
 module_param_cb(console_sysrq, &fork_flood_ops, (void *)FLOOD_SYSRQ, 0200);
 MODULE_PARM_DESC(console_sysrq, "Write N: N records with the printer starved, then sysrq help: printed directly");
+module_param_cb(console_holder, &fork_flood_ops, (void *)FLOOD_HOLDER, 0200);
+MODULE_PARM_DESC(console_holder, "Write N: N records with the printer starved, then console_lock()/console_unlock(): returns at once");
 module_param_cb(console_panic, &fork_flood_ops, (void *)FLOOD_PANIC, 0200);
 MODULE_PARM_DESC(console_panic, "Write NONCE: a flood with the printer starved, then panic(\"fork: expected panic NONCE\")");
 
@@ -668,8 +715,7 @@ MODULE_PARM_DESC(console_panic, "Write NONCE: a flood with the printer starved, 
 #define OWED_WAIT_MS	10000
 #define OWED_ATTEMPTS	5
 
-static int fork_console_owed_once(unsigned int records, u64 *written_ns,
-				  bool leaves)
+static int fork_console_owed_once(unsigned int records, u64 *written_ns)
 {
 	struct kmsg_dump_iter it;
 	unsigned int i;
@@ -691,6 +737,7 @@ static int fork_console_owed_once(unsigned int records, u64 *written_ns,
 	msleep(200);
 	kmsg_dump_rewind(&it);
 	WRITE_ONCE(fc.end_seq, it.next_seq);
+	fc.sched_probes = 20;
 	t0 = local_clock();
 	console_unlock();
 	if (!fork_con_wait_ms(OWED_WAIT_MS))
@@ -698,41 +745,20 @@ static int fork_console_owed_once(unsigned int records, u64 *written_ns,
 	*written_ns = fc.last_ns - t0;
 	if (fc.later)
 		return -EAGAIN;
-	if (!fc.help || fc.seen != records || fc.missing || fc.disorder)
+	if (!fc.help || fc.seen != records || fc.missing || fc.disorder ||
+	    fc.sched_irqs_off)
 		return -EIO;
 	/*
-	 * Where console_unlock() leaves the printing to the printer, only
-	 * what was owed is printed by it: the records after it are the
-	 * printer's, one at a time, or an owed record turns a flood into
-	 * one flush.
+	 * console_unlock() leaves the printing to the printer but for what
+	 * was owed: the records after it are the printer's, one at a time,
+	 * or an owed record turns a flood into one flush by the holder.
 	 */
-	return leaves && fc.by_printer != records ? -EIO : 0;
-}
-
-/*
- * Whether console_unlock() leaves what was logged under console_lock() to
- * the printer ("printk: Let console_lock() holders leave the printing to
- * the printer"; before it, and in 6.1, the holder prints it): one record
- * logged under the lock, and who wrote it.
- */
-static bool fork_holder_leaves_printing(void)
-{
-	if (fork_con_start(1) || !fork_con_sync()) {
-		unregister_console(&fork_con);
-		return false;
-	}
-	console_lock();
-	pr_notice(FLOOD_TAG "1 of 1, who writes what a console_lock() holder left\n");
-	console_unlock();
-	fork_con_wait_ms(OWED_WAIT_MS);
-	unregister_console(&fork_con);
-	return fc.by_printer == 1;
+	return fc.by_printer != records ? -EIO : 0;
 }
 
 static int fork_console_owed(unsigned int records)
 {
 	struct task_struct *printer = fork_printer_get();
-	bool leaves = printer && fork_holder_leaves_printing();
 	unsigned int attempt = 0;
 	u64 written_ns = 0;
 	int err;
@@ -740,15 +766,15 @@ static int fork_console_owed(unsigned int records)
 	do {
 		if (attempt)
 			unregister_console(&fork_con);
-		err = fork_console_owed_once(records, &written_ns, leaves);
+		err = printer ? fork_console_owed_once(records, &written_ns) : -ENODEV;
 	} while (err == -EAGAIN && ++attempt < OWED_ATTEMPTS);
 	if (printer)
 		put_task_struct(printer);
 	snprintf(console_result, sizeof(console_result),
-		 "mode=owed holder_leaves_printing=%d records=%u seen=%u by_printer=%u missing=%u disorder=%u help=%d written_ms=%llu limit_ms=%u later_record_first=%d attempts=%u",
-		 leaves, records, fc.seen, fc.by_printer, fc.missing, fc.disorder, fc.help,
+		 "mode=owed records=%u seen=%u by_printer=%u missing=%u disorder=%u help=%d written_ms=%llu limit_ms=%u later_record_first=%d attempts=%u scheduled_irqs_off=%u",
+		 records, fc.seen, fc.by_printer, fc.missing, fc.disorder, fc.help,
 		 div_u64(written_ns, NSEC_PER_MSEC), OWED_WAIT_MS, fc.later,
-		 min(attempt + 1, OWED_ATTEMPTS));
+		 min(attempt + 1, OWED_ATTEMPTS), fc.sched_irqs_off);
 	unregister_console(&fork_con);
 	pr_notice("    # console_owed: %s\n", console_result);
 	return err;
@@ -772,7 +798,18 @@ MODULE_PARM_DESC(console_owed,
 struct fork_producer {
 	u64		deadline;	/* local_clock() when it stops logging */
 	unsigned long	records;
+	bool		deferred;	/* printk_deferred(): never prints */
 };
+
+/* printk_deferred(), whose _printk_deferred() 6.1 does not export */
+static __printf(1, 2) void fork_printk_deferred(const char *fmt, ...)
+{
+	va_list args;
+
+	va_start(args, fmt);
+	vprintk_emit(0, LOGLEVEL_SCHED, NULL, fmt, args);
+	va_end(args);
+}
 
 static int fork_producer_fn(void *arg)
 {
@@ -783,8 +820,12 @@ static int fork_producer_fn(void *arg)
 			msleep(20);
 			continue;
 		}
-		pr_notice("fork_load: producer record %lu, as long as a real log line, outrunning the console\n",
-			  ++p->records);
+		if (p->deferred)
+			fork_printk_deferred(KERN_NOTICE "fork_load: producer record %lu, as long as a real log line, outrunning the console\n",
+					     ++p->records);
+		else
+			pr_notice("fork_load: producer record %lu, as long as a real log line, outrunning the console\n",
+				  ++p->records);
 		cond_resched();
 	}
 	return 0;
@@ -826,6 +867,7 @@ static int fork_console_unregister(unsigned int seconds)
 	/* a backlog behind the consoles */
 	msleep(500);
 	kmsg_dump_rewind(&it);
+	fc.sched_probes = 20;
 	t0 = local_clock();
 	unregister_console(&fork_con);
 	t = local_clock();
@@ -834,18 +876,102 @@ static int fork_console_unregister(unsigned int seconds)
 	migrate_enable();
 	t = div_u64(t - t0, NSEC_PER_MSEC);
 	snprintf(console_result, sizeof(console_result),
-		 "mode=unregister producer_s=%u producer_records=%lu unregister_ms=%llu limit_ms=%u returned_while_producing=%d pending_at_call=%llu written_to=%llu",
+		 "mode=unregister producer_s=%u producer_records=%lu unregister_ms=%llu limit_ms=%u returned_while_producing=%d pending_at_call=%llu written_to=%llu scheduled_irqs_off=%u",
 		 seconds, p.records, t, UNREGISTER_MAX_MS, producing, it.next_seq,
-		 fc.last_seq + 1);
+		 fc.last_seq + 1, fc.sched_irqs_off);
 	pr_notice("    # console_unregister: %s\n", console_result);
 	/* and what was pending when it was called reached the console */
-	return producing && t <= UNREGISTER_MAX_MS &&
+	return producing && t <= UNREGISTER_MAX_MS && !fc.sched_irqs_off &&
 	       fc.last_seq + 1 >= it.next_seq ? 0 : -EIO;
 }
 
 FORK_COUNT_PARAM(console_unregister, 600, fork_console_unregister);
 MODULE_PARM_DESC(console_unregister,
 		 "Write S: unregister a console while a producer logs for S seconds: returns in time");
+
+/*
+ * console_direct_end: records stored while printing must be direct are
+ * owed to whoever holds the console lock, and a direct section can end
+ * while they are printed.  Here the test holds the lock in a section
+ * (oops_in_progress, as an oops sets it) while a kthread on the other CPU
+ * logs with printk_deferred() flat out: those records never take the
+ * printing over.  The section ends DIRECT_END_MS into the test's
+ * console_unlock(), which must return once what was owed is written, not
+ * when the producer stops (6.1's console_unlock(), whose producers would
+ * have taken the printing over, prints to the end of the ring).
+ */
+#define DIRECT_END_MS		300
+#define DIRECT_END_MAX_MS	8000
+
+static void fork_direct_end_fn(struct timer_list *t)
+{
+	oops_in_progress--;
+}
+
+static int fork_console_direct_end(unsigned int seconds)
+{
+	struct fork_producer p = { .deferred = true };
+	struct task_struct *producer;
+	struct timer_list end;
+	bool producing;
+	u64 t0, t;
+	int cpu, err;
+
+	if (seconds * MSEC_PER_SEC < 3 * DIRECT_END_MAX_MS)
+		return -EINVAL;
+	err = fork_con_start(0);
+	if (!err && !fork_con_sync())
+		err = -ETIMEDOUT;
+	if (err) {
+		unregister_console(&fork_con);
+		return err;
+	}
+	migrate_disable();
+	cpu = cpumask_any_but(cpu_online_mask, smp_processor_id());
+	producer = cpu < nr_cpu_ids ?
+		   kthread_create_on_cpu(fork_producer_fn, &p, cpu, "fork_producer/%u") :
+		   ERR_PTR(-ENODEV);
+	if (IS_ERR(producer)) {
+		migrate_enable();
+		unregister_console(&fork_con);
+		return PTR_ERR(producer);
+	}
+	timer_setup_on_stack(&end, fork_direct_end_fn, 0);
+	console_lock();
+	oops_in_progress++;
+	p.deadline = local_clock() + (u64)seconds * NSEC_PER_SEC;
+	wake_up_process(producer);
+	/* owed records behind the console */
+	msleep(100);
+	fc.sched_probes = 20;
+	mod_timer(&end, jiffies + msecs_to_jiffies(DIRECT_END_MS));
+	t0 = local_clock();
+	console_unlock();
+	t = local_clock();
+	producing = t < p.deadline;
+	kthread_stop(producer);
+	/* the section ends here if the unlock returned first */
+	if (del_timer_sync(&end))
+		oops_in_progress--;
+	destroy_timer_on_stack(&end);
+	migrate_enable();
+	/* the timer ran: the unlock took longer than the section */
+	t = div_u64(t - t0, NSEC_PER_MSEC);
+	snprintf(console_result, sizeof(console_result),
+		 "mode=direct_end producer_s=%u producer_records=%lu section_ms=%u unlock_ms=%llu limit_ms=%u returned_while_producing=%d scheduled_irqs_off=%u",
+		 seconds, p.records, DIRECT_END_MS, t, DIRECT_END_MAX_MS, producing,
+		 fc.sched_irqs_off);
+	unregister_console(&fork_con);
+	pr_notice("    # console_direct_end: %s\n", console_result);
+	/* a section that outlasted the unlock: nothing to judge */
+	if (t < DIRECT_END_MS)
+		return -EAGAIN;
+	return producing && t <= DIRECT_END_MAX_MS && !fc.sched_irqs_off ? 0 : -EIO;
+}
+
+FORK_COUNT_PARAM(console_direct_end, 600, fork_console_direct_end);
+MODULE_PARM_DESC(console_direct_end,
+		 "Write S: a direct section ends while its owed records are printed under a printk_deferred() flood of S s");
 
 /*
  * replay: this module's console registered after boot with CON_PRINTBUFFER,
@@ -866,6 +992,7 @@ static int fork_console_replay(unsigned int slow_us)
 	snprintf(fc.replay_tag, sizeof(fc.replay_tag), "fork_load: replay tag %llu",
 		 local_clock());
 	fc.slow_us = slow_us;
+	fc.sched_probes = 20;
 	fork_con.flags = CON_ENABLED | CON_PRINTBUFFER;
 	register_console(&fork_con);
 	if (!(fork_con.flags & CON_ENABLED)) {
@@ -878,10 +1005,13 @@ static int fork_console_replay(unsigned int slow_us)
 	done = READ_ONCE(fc.replay_done);
 	unregister_console(&fork_con);
 	snprintf(console_result, sizeof(console_result),
-		 "mode=replay slow_us=%u replayed=%u done=%d", slow_us, fc.replayed, done);
+		 "mode=replay slow_us=%u replayed=%u done=%d scheduled_irqs_off=%u",
+		 slow_us, fc.replayed, done, fc.sched_irqs_off);
 	fc.slow_us = 0;
 	fc.replay_tag[0] = '\0';
 	pr_notice("    # console_replay: %s\n", console_result);
+	if (fc.sched_irqs_off)
+		return -EIO;
 	return done && fc.replayed ? 0 : -ETIMEDOUT;
 }
 
