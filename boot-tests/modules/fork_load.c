@@ -155,6 +155,8 @@ static struct fork_con_count {
 	u64		last_seq;	/* of the last record written */
 	unsigned long	gaps;		/* records skipped since FLOOD_SYNC */
 	bool		help;		/* sysrq's "HELP : " written */
+	struct task_struct *holder;	/* owed: the task that holds the lock */
+	bool		help_by_holder;	/* owed: "HELP : " written by it */
 	u64		last_ns;	/* when the last record was written */
 	u64		end_seq;	/* owed: the ring's next record after the flood */
 	bool		later;		/* owed: a later record was stored by then */
@@ -232,6 +234,7 @@ static void fork_con_write(struct console *con, const char *s, unsigned int n)
 	fc.last_seq = con->seq;
 	if (strnstr(s, "HELP : ", n)) {
 		fc.help = true;
+		fc.help_by_holder = current == fc.holder;
 		return;
 	}
 	p = strnstr(s, FLOOD_TAG, n);
@@ -717,6 +720,7 @@ MODULE_PARM_DESC(console_panic, "Write NONCE: a flood with the printer starved, 
 
 static int fork_console_owed_once(unsigned int records, u64 *written_ns)
 {
+	bool help_at_return;
 	struct kmsg_dump_iter it;
 	unsigned int i;
 	u64 t0;
@@ -738,14 +742,18 @@ static int fork_console_owed_once(unsigned int records, u64 *written_ns)
 	kmsg_dump_rewind(&it);
 	WRITE_ONCE(fc.end_seq, it.next_seq);
 	fc.sched_probes = 20;
+	fc.holder = current;
 	t0 = local_clock();
 	console_unlock();
+	/* what was owed, the holder wrote before it returned */
+	help_at_return = READ_ONCE(fc.help) && fc.help_by_holder;
+	fc.holder = NULL;
 	if (!fork_con_wait_ms(OWED_WAIT_MS))
 		return -ETIMEDOUT;
 	*written_ns = fc.last_ns - t0;
 	if (fc.later)
 		return -EAGAIN;
-	if (!fc.help || fc.seen != records || fc.missing || fc.disorder ||
+	if (!help_at_return || fc.seen != records || fc.missing || fc.disorder ||
 	    fc.sched_irqs_off)
 		return -EIO;
 	/*
@@ -771,8 +779,9 @@ static int fork_console_owed(unsigned int records)
 	if (printer)
 		put_task_struct(printer);
 	snprintf(console_result, sizeof(console_result),
-		 "mode=owed records=%u seen=%u by_printer=%u missing=%u disorder=%u help=%d written_ms=%llu limit_ms=%u later_record_first=%d attempts=%u scheduled_irqs_off=%u",
+		 "mode=owed records=%u seen=%u by_printer=%u missing=%u disorder=%u help=%d help_by_holder=%d written_ms=%llu limit_ms=%u later_record_first=%d attempts=%u scheduled_irqs_off=%u",
 		 records, fc.seen, fc.by_printer, fc.missing, fc.disorder, fc.help,
+		 fc.help_by_holder,
 		 div_u64(written_ns, NSEC_PER_MSEC), OWED_WAIT_MS, fc.later,
 		 min(attempt + 1, OWED_ATTEMPTS), fc.sched_irqs_off);
 	unregister_console(&fork_con);
@@ -891,29 +900,39 @@ MODULE_PARM_DESC(console_unregister,
 
 /*
  * console_direct_end: records stored while printing must be direct are
- * owed to whoever holds the console lock, and a direct section can end
+ * owed to whoever holds the console lock, and the direct section can end
  * while they are printed.  Here the test holds the lock in a section
- * (oops_in_progress, as an oops sets it) while a kthread on the other CPU
- * logs with printk_deferred() flat out: those records never take the
- * printing over.  The section ends DIRECT_END_MS into the test's
- * console_unlock(), which must return once what was owed is written, not
- * when the producer stops (6.1's console_unlock(), whose producers would
- * have taken the printing over, prints to the end of the ring).
+ * (oops_in_progress, as an oops sets it) and logs DIRECT_END_RECORDS
+ * records, owed to it; the section ends DIRECT_END_MS into its
+ * console_unlock(), and a kthread on the other CPU then logs with
+ * printk_deferred() flat out (its records never take the printing over,
+ * in 6.1 neither).  The unlock must return once what was owed is written,
+ * not when the producer stops: 6.1's console_unlock() prints to the end
+ * of the ring.
  */
-#define DIRECT_END_MS		300
+#define DIRECT_END_MS		50
+#define DIRECT_END_RECORDS	8000
 #define DIRECT_END_MAX_MS	8000
+
+struct fork_direct_end {
+	struct timer_list	timer;
+	struct task_struct	*producer;
+};
 
 static void fork_direct_end_fn(struct timer_list *t)
 {
+	struct fork_direct_end *de = from_timer(de, t, timer);
+
 	oops_in_progress--;
+	wake_up_process(de->producer);
 }
 
 static int fork_console_direct_end(unsigned int seconds)
 {
 	struct fork_producer p = { .deferred = true };
-	struct task_struct *producer;
-	struct timer_list end;
+	struct fork_direct_end de;
 	bool producing;
+	unsigned int i;
 	u64 t0, t;
 	int cpu, err;
 
@@ -928,39 +947,40 @@ static int fork_console_direct_end(unsigned int seconds)
 	}
 	migrate_disable();
 	cpu = cpumask_any_but(cpu_online_mask, smp_processor_id());
-	producer = cpu < nr_cpu_ids ?
-		   kthread_create_on_cpu(fork_producer_fn, &p, cpu, "fork_producer/%u") :
-		   ERR_PTR(-ENODEV);
-	if (IS_ERR(producer)) {
+	de.producer = cpu < nr_cpu_ids ?
+		      kthread_create_on_cpu(fork_producer_fn, &p, cpu, "fork_producer/%u") :
+		      ERR_PTR(-ENODEV);
+	if (IS_ERR(de.producer)) {
 		migrate_enable();
 		unregister_console(&fork_con);
-		return PTR_ERR(producer);
+		return PTR_ERR(de.producer);
 	}
-	timer_setup_on_stack(&end, fork_direct_end_fn, 0);
+	timer_setup_on_stack(&de.timer, fork_direct_end_fn, 0);
 	console_lock();
 	oops_in_progress++;
+	for (i = 0; i < DIRECT_END_RECORDS; i++)
+		pr_notice(FLOOD_TAG "%u of %u, owed to the console_lock() holder\n",
+			  i + 1, DIRECT_END_RECORDS);
 	p.deadline = local_clock() + (u64)seconds * NSEC_PER_SEC;
-	wake_up_process(producer);
-	/* owed records behind the console */
-	msleep(100);
 	fc.sched_probes = 20;
-	mod_timer(&end, jiffies + msecs_to_jiffies(DIRECT_END_MS));
+	mod_timer(&de.timer, jiffies + msecs_to_jiffies(DIRECT_END_MS));
 	t0 = local_clock();
 	console_unlock();
 	t = local_clock();
 	producing = t < p.deadline;
-	kthread_stop(producer);
 	/* the section ends here if the unlock returned first */
-	if (del_timer_sync(&end))
+	if (del_timer_sync(&de.timer)) {
 		oops_in_progress--;
-	destroy_timer_on_stack(&end);
+		wake_up_process(de.producer);
+	}
+	destroy_timer_on_stack(&de.timer);
+	kthread_stop(de.producer);
 	migrate_enable();
-	/* the timer ran: the unlock took longer than the section */
 	t = div_u64(t - t0, NSEC_PER_MSEC);
 	snprintf(console_result, sizeof(console_result),
-		 "mode=direct_end producer_s=%u producer_records=%lu section_ms=%u unlock_ms=%llu limit_ms=%u returned_while_producing=%d scheduled_irqs_off=%u",
-		 seconds, p.records, DIRECT_END_MS, t, DIRECT_END_MAX_MS, producing,
-		 fc.sched_irqs_off);
+		 "mode=direct_end owed_records=%u producer_s=%u producer_records=%lu section_ms=%u unlock_ms=%llu limit_ms=%u returned_while_producing=%d scheduled_irqs_off=%u",
+		 DIRECT_END_RECORDS, seconds, p.records, DIRECT_END_MS, t,
+		 DIRECT_END_MAX_MS, producing, fc.sched_irqs_off);
 	unregister_console(&fork_con);
 	pr_notice("    # console_direct_end: %s\n", console_result);
 	/* a section that outlasted the unlock: nothing to judge */
