@@ -804,6 +804,9 @@ MODULE_PARM_DESC(console_owed,
  */
 #define UNREGISTER_MAX_MS	12000
 
+#define PRODUCER_LINE \
+	"fork_load: producer record %lu, as long as a real log line, outrunning the console\n"
+
 struct fork_producer {
 	u64		deadline;	/* local_clock() when it stops logging */
 	unsigned long	records;
@@ -830,14 +833,41 @@ static int fork_producer_fn(void *arg)
 			continue;
 		}
 		if (p->deferred)
-			fork_printk_deferred(KERN_NOTICE "fork_load: producer record %lu, as long as a real log line, outrunning the console\n",
-					     ++p->records);
+			fork_printk_deferred(KERN_NOTICE PRODUCER_LINE, ++p->records);
 		else
-			pr_notice("fork_load: producer record %lu, as long as a real log line, outrunning the console\n",
-				  ++p->records);
+			pr_notice(PRODUCER_LINE, ++p->records);
 		cond_resched();
 	}
 	return 0;
+}
+
+/*
+ * The counting console registered and synced, this task kept on its CPU
+ * (migrate_disable()), and @p's producer created, not woken, on another
+ * CPU.  On an error nothing of it is left.
+ */
+static struct task_struct *fork_producer_start(struct fork_producer *p)
+{
+	struct task_struct *producer;
+	int cpu, err;
+
+	err = fork_con_start(0);
+	if (!err && !fork_con_sync())
+		err = -ETIMEDOUT;
+	if (err) {
+		unregister_console(&fork_con);
+		return ERR_PTR(err);
+	}
+	migrate_disable();
+	cpu = cpumask_any_but(cpu_online_mask, smp_processor_id());
+	producer = cpu < nr_cpu_ids ?
+		   kthread_create_on_cpu(fork_producer_fn, p, cpu, "fork_producer/%u") :
+		   ERR_PTR(-ENODEV);
+	if (IS_ERR(producer)) {
+		migrate_enable();
+		unregister_console(&fork_con);
+	}
+	return producer;
 }
 
 static int fork_console_unregister(unsigned int seconds)
@@ -847,30 +877,12 @@ static int fork_console_unregister(unsigned int seconds)
 	struct kmsg_dump_iter it;
 	bool producing;
 	u64 t0, t;
-	int cpu, err;
 
 	if (seconds * MSEC_PER_SEC < 3 * UNREGISTER_MAX_MS)
 		return -EINVAL;
-	err = fork_con_start(0);
-	if (!err && !fork_con_sync())
-		err = -ETIMEDOUT;
-	if (err) {
-		unregister_console(&fork_con);
-		return err;
-	}
-	migrate_disable();
-	cpu = cpumask_any_but(cpu_online_mask, smp_processor_id());
-	if (cpu >= nr_cpu_ids) {
-		migrate_enable();
-		unregister_console(&fork_con);
-		return -ENODEV;
-	}
-	producer = kthread_create_on_cpu(fork_producer_fn, &p, cpu, "fork_producer/%u");
-	if (IS_ERR(producer)) {
-		migrate_enable();
-		unregister_console(&fork_con);
+	producer = fork_producer_start(&p);
+	if (IS_ERR(producer))
 		return PTR_ERR(producer);
-	}
 	p.deadline = local_clock() + (u64)seconds * NSEC_PER_SEC;
 	wake_up_process(producer);
 	/* a backlog behind the consoles */
@@ -934,27 +946,12 @@ static int fork_console_direct_end(unsigned int seconds)
 	bool producing;
 	unsigned int i;
 	u64 t0, t;
-	int cpu, err;
 
 	if (seconds * MSEC_PER_SEC < 3 * DIRECT_END_MAX_MS)
 		return -EINVAL;
-	err = fork_con_start(0);
-	if (!err && !fork_con_sync())
-		err = -ETIMEDOUT;
-	if (err) {
-		unregister_console(&fork_con);
-		return err;
-	}
-	migrate_disable();
-	cpu = cpumask_any_but(cpu_online_mask, smp_processor_id());
-	de.producer = cpu < nr_cpu_ids ?
-		      kthread_create_on_cpu(fork_producer_fn, &p, cpu, "fork_producer/%u") :
-		      ERR_PTR(-ENODEV);
-	if (IS_ERR(de.producer)) {
-		migrate_enable();
-		unregister_console(&fork_con);
+	de.producer = fork_producer_start(&p);
+	if (IS_ERR(de.producer))
 		return PTR_ERR(de.producer);
-	}
 	timer_setup_on_stack(&de.timer, fork_direct_end_fn, 0);
 	console_lock();
 	oops_in_progress++;
