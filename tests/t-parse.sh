@@ -45,6 +45,16 @@ grep -v 'fork: last record before panic' "$CP" >"$T/p2.log"
 want 'boot: FAIL test: RESULT console_panic FAIL the expected panic reached the console (line *), the record logged before it did not' "$(verdict "$T/p2.log" console_panic)"
 sed 's/not syncing: fork: expected panic 539f1beb/not syncing: fork: expected panic 539f1bec/' "$CP" >"$T/p3.log"
 want 'boot: FAIL kernel: Kernel panic - not syncing: fork: expected panic 539f1bec' "$(verdict "$T/p3.log" console_panic)"
+# a test that ends in the reset it declared (expect-reset): the record
+# logged before emergency_restart() must reach the console
+CR=$C/console-reset-x86_64.log
+want 'boot: PASS 1 result(s)' "$(verdict "$CR" console_reset)"
+grep -v 'fork: last record before reset' "$CR" >"$T/r1.log"
+want 'boot: FAIL test: RESULT console_reset FAIL the record logged before the reset (71a70d5f) never reached the console' "$(verdict "$T/r1.log" console_reset)"
+# a panic in a test that declared a reset is a kernel problem
+sed 's/^\(.*fork: last record before reset 71a70d5f\)$/\1\
+[    1.007500] Kernel panic - not syncing: fork: expected panic 71a70d5f/' "$CR" >"$T/r2.log"
+want 'boot: FAIL kernel: Kernel panic - not syncing: fork: expected panic 71a70d5f' "$(verdict "$T/r2.log" console_reset)"
 
 # a failing case: its own line is the reason, not its parent's
 sed 's/^\(.*\)    ok \([0-9]*\) preempt_timing_short /\1    not ok \2 preempt_timing_short /' "$PT" >"$T/f.log"

@@ -902,10 +902,10 @@ static void test_console(void)
  * counted by a console of the fork_load module (fork_flood()): @mode
  * "order" (all must arrive, once, in order), "drop" (the printer
  * starved: what is missing must be what the dropped notices say),
- * "sysrq" (the printer starved, sysrq's help printed directly), "owed"
- * (logged under console_lock() after records owed to direct printing:
- * all arrive) or "unregister" (N: a producer's seconds; the console's
- * removal returns while it logs).  @again: why the test could not judge
+ * "sysrq" (the printer starved, sysrq with interrupts off returns at
+ * once), "wake" (logged under console_lock(): all arrive) or
+ * "unregister" (N: a producer's seconds; the console's removal returns
+ * while it logs).  @again: why the test could not judge
  * when the module says so (EAGAIN).
  */
 static void console_count(const char *mode, long def, const char *again)
@@ -940,13 +940,13 @@ static void test_console_order(void)
 }
 
 /*
- * console-resched: records logged under console_lock() after records owed
- * to a direct printer (sysrq's help) all reach the console once the lock
- * is released, with nothing logged later to wake the printer
+ * console-resched: records logged under console_lock() all reach the
+ * console once the lock is released, with nothing logged later to wake
+ * the printer
  */
-static void test_console_owed(void)
+static void test_console_wake(void)
 {
-	console_count("owed", 200,
+	console_count("wake", 200,
 		      "in every attempt a record logged by others woke the printer first");
 }
 
@@ -958,17 +958,6 @@ static void test_console_owed(void)
 static void test_console_unregister(void)
 {
 	console_count("unregister", 40, "cannot judge");
-}
-
-/*
- * console-resched: a direct section that ends while its owed records are
- * printed by a console_lock() holder, under a printk_deferred() flood of
- * 30 s from the other CPU: the holder's console_unlock() returns once
- * the owed records are written
- */
-static void test_console_direct_end(void)
-{
-	console_count("direct_end", 30, "the section outlasted the unlock");
 }
 
 /*
@@ -1018,15 +1007,6 @@ static void test_console_replay(void)
 	      param_long("fork.flood_thresh_us", 40000), replay_work);
 }
 
-/*
- * console-resched: the printer sleeps while printing must be direct
- * (fork_load's console_spin: its CPU time in 2 s of oops_in_progress)
- */
-static void test_console_spin(void)
-{
-	console_count("spin", 2000, "cannot judge");
-}
-
 /* figures: printk() latency and console throughput (scripts/figures) */
 static void test_console_rate(void)
 {
@@ -1055,39 +1035,58 @@ static void test_console_drop(void)
 }
 
 /*
- * console-resched: sysrq, what an administrator uses when the system is
- * in trouble, prints directly even when the printer is starved
+ * console-resched: sysrq with interrupts off, as from a serial break (and
+ * as a WARN or a lockup report under a lock), does not write the backlog
+ * of a starved printer ahead of its own output
  */
 static void test_console_sysrq(void)
 {
-	console_count("sysrq", 4000, "cannot judge");
+	console_count("sysrq", 4000, "no second online CPU to starve the printer on");
 }
 
 /*
- * console-resched: a panic while the printer is starved and behind still
- * reaches the console, after the records logged before it.  The init
- * declares the panic it expects; boot-tests/parse accepts that panic
- * only, and judges this test from the console: "Kernel panic - not
- * syncing: fork: expected panic NONCE" after "fork: last record before
- * panic NONCE".  The write returns only if no panic happened.
+ * A flood while the printer is starved and behind, then the end of the
+ * system that fork_load's console_@kind brings: "panic" (panic()) or
+ * "reset" (emergency_restart()).  The init declares the end it expects;
+ * boot-tests/parse accepts that end only, and judges the test from the
+ * console: "fork: last record before @kind NONCE" must reach it (for a
+ * panic, before "Kernel panic - not syncing: fork: expected panic
+ * NONCE").  The write returns only if the system did not end.
  */
-static void test_console_panic(void)
+static void console_end(const char *kind)
 {
-	char nonce[24];
+	char nonce[24], name[24], path[64];
 	int err;
 
-	/* a boot's own: a panic text of an earlier boot cannot pass */
+	snprintf(name, sizeof(name), "console_%s", kind);
+	/* a boot's own: a text of an earlier boot cannot pass */
 	if (read_file("/proc/sys/kernel/random/uuid", nonce, 9) < 0 ||
 	    strlen(nonce) != 8)
 		snprintf(nonce, sizeof(nonce), "%lx", (long)time(NULL));
 	err = fork_load();
 	if (err) {
-		result("console_panic", 0, "cannot load fork_load: %s", strerror(-err));
+		result(name, 0, "cannot load fork_load: %s", strerror(-err));
 		return;
 	}
-	out("# fork-init: expect-panic %d console_panic %s\n", cur.top, nonce);
-	err = write_file(FLOOD "panic", nonce);
-	result("console_panic", 0, "no panic: %s", err ? strerror(-err) : "the write returned");
+	out("# fork-init: expect-%s %d %s %s\n", kind, cur.top, name, nonce);
+	snprintf(path, sizeof(path), FLOOD "%s", kind);
+	err = write_file(path, nonce);
+	result(name, 0, "no %s: %s", kind, err ? strerror(-err) : "the write returned");
+}
+
+/* console-resched: a panic still reaches the console, after the backlog */
+static void test_console_panic(void)
+{
+	console_end("panic");
+}
+
+/*
+ * console-resched: emergency_restart() (sysrq-b, softdog) writes the
+ * printer's backlog to the console before the reset
+ */
+static void test_console_reset(void)
+{
+	console_end("reset");
 }
 
 /*
@@ -2159,14 +2158,13 @@ static const struct {
 	{ "console_rate", test_console_rate, 1, NULL },
 	{ "console_drop", test_console_drop, 1, NULL },
 	{ "console_sysrq", test_console_sysrq, 1, NULL },
-	{ "console_owed", test_console_owed, 1, NULL },
+	{ "console_wake", test_console_wake, 1, NULL },
 	{ "console_loss", test_console_loss, 1, NULL },
 	{ "console_replay", test_console_replay, 2, NULL },
-	{ "console_spin", test_console_spin, 1, NULL },
 	{ "console_unregister", test_console_unregister, 1, NULL },
-	{ "console_direct_end", test_console_direct_end, 1, NULL },
 	{ "console_holder", test_console_holder, 1, NULL },
 	{ "console_panic", test_console_panic, 1, NULL },
+	{ "console_reset", test_console_reset, 1, NULL },
 	{ "preempt_bench", test_preempt_bench, 0, NULL },
 	{ "preemptoff_kunit", test_preemptoff_kunit, 0, "preemptoff" },
 	{ "softirq_kunit", test_softirq_kunit, 0, "softirq_context" },

@@ -25,21 +25,21 @@
  *   echo N > /sys/module/fork_load/parameters/console_loss
  *   echo N > /sys/module/fork_load/parameters/console_sysrq
  *   echo NONCE > /sys/module/fork_load/parameters/console_panic
+ *   echo NONCE > /sys/module/fork_load/parameters/console_reset
  *
- * log a numbered flood of N records (NONCE: 4000, then a panic) and count
+ * log a numbered flood of N records (NONCE: 4000, then a panic or an
+ * emergency_restart()) and count
  * what a console of this module receives of it; see fork_flood().  The
  * figures are in console_result, as those of
  *
- *   echo N > /sys/module/fork_load/parameters/console_owed
+ *   echo N > /sys/module/fork_load/parameters/console_wake
  *   echo S > /sys/module/fork_load/parameters/console_unregister
  *   echo US > /sys/module/fork_load/parameters/console_replay
- *   echo N > /sys/module/fork_load/parameters/console_spin
  *
- * records logged under console_lock() after records owed to direct
- * printing (fork_console_owed()), and a console removed while a producer
- * logs for S seconds (fork_console_unregister()), the log replayed to a
- * console registered after boot (fork_console_replay()), and the printer
- * while printing must be direct (fork_console_spin()).
+ * records logged under console_lock() (fork_console_wake()), a console
+ * removed while a producer logs for S seconds (fork_console_unregister())
+ * and the log replayed to a console registered after boot
+ * (fork_console_replay()).
  *   echo MS > /sys/module/fork_load/parameters/hog_ms
  * spins MS ms with preemption disabled: a known stall (hog_set()).
  *
@@ -85,6 +85,7 @@
 #include <linux/sched/task.h>
 #include <linux/sort.h>
 #include <linux/sched/clock.h>
+#include <linux/reboot.h>
 #include <linux/string.h>
 #include <linux/sysrq.h>
 #include <linux/vmalloc.h>
@@ -109,14 +110,21 @@
  *         console skipped (its sequence numbers) must be what its
  *         "printk messages dropped" notices say, the flood's missing
  *         numbers among them;
- *  sysrq  the drop mode's hog and 4000 records, then sysrq's help (a key
- *         without an operation) from this task while the hog still runs:
- *         the help text must reach the console before the hog stops,
- *         written by this task, not by the starved printer;
+ *  sysrq  the drop mode's hog and N records, then sysrq's help (a key
+ *         without an operation) from this task with interrupts disabled,
+ *         as from a serial break, while the hog still runs: the call
+ *         must return within CALL_MAX_MS, not write the backlog ahead of
+ *         the help (what a WARN or a lockup report with interrupts off
+ *         would do too), and everything, the help last, must reach the
+ *         console once the hog stops;
  *  panic  the drop mode's hog and 4000 records, then a record
  *         "fork: last record before panic NONCE" and
  *         panic("fork: expected panic NONCE"): the host checks that both
- *         reach the serial console (boot-tests/parse, expect-panic).
+ *         reach the serial console (boot-tests/parse, expect-panic);
+ *  reset  as panic, with "fork: last record before reset NONCE" and
+ *         emergency_restart() (sysrq-b, softdog): the host checks that
+ *         the record reaches the serial console before the reset
+ *         (expect-reset).
  *
  * The console's write() runs with the console lock held and interrupts
  * off; it parses each record and counts.  The result line (console_result)
@@ -127,8 +135,11 @@
 #define FLOOD_TAG	"fork_load: flood "
 #define FLOOD_SYNC	"fork_load: flood starts"
 #define FLOOD_PANIC_RECORDS	4000
-/* console_holder: what a console_lock() holder's console_unlock() may take */
-#define HOLDER_MAX_MS		50
+/*
+ * console_holder and console_sysrq: what a console_lock() holder's
+ * console_unlock(), and sysrq with interrupts off, may take
+ */
+#define CALL_MAX_MS		50
 
 /*
  * Busy for @us microseconds by the clocksource: udelay() under QEMU TCG is
@@ -155,11 +166,9 @@ static struct fork_con_count {
 	u64		last_seq;	/* of the last record written */
 	unsigned long	gaps;		/* records skipped since FLOOD_SYNC */
 	bool		help;		/* sysrq's "HELP : " written */
-	struct task_struct *holder;	/* owed: the task that holds the lock */
-	bool		help_by_holder;	/* owed: "HELP : " written by it */
 	u64		last_ns;	/* when the last record was written */
-	u64		end_seq;	/* owed: the ring's next record after the flood */
-	bool		later;		/* owed: a later record was stored by then */
+	u64		end_seq;	/* wake: the ring's next record after the flood */
+	bool		later;		/* wake: a later record was stored by then */
 	unsigned int	slow_us;	/* replay: busy wait in each write */
 	unsigned int	replayed;	/* replay: records written before the tag */
 	char		replay_tag[48];	/* replay: logged after the registration */
@@ -234,7 +243,6 @@ static void fork_con_write(struct console *con, const char *s, unsigned int n)
 	fc.last_seq = con->seq;
 	if (strnstr(s, "HELP : ", n)) {
 		fc.help = true;
-		fc.help_by_holder = current == fc.holder;
 		return;
 	}
 	p = strnstr(s, FLOOD_TAG, n);
@@ -520,18 +528,19 @@ module_param(flood_gap_us, uint, 0644);
 MODULE_PARM_DESC(flood_gap_us, "Microseconds (by the clocksource) of busy wait between two records of console_loss");
 
 enum fork_flood_mode { FLOOD_ORDER, FLOOD_RATE, FLOOD_DROP, FLOOD_SYSRQ, FLOOD_PANIC, FLOOD_LOSS,
-		       FLOOD_HOLDER };
+		       FLOOD_HOLDER, FLOOD_RESET };
 
 static int fork_flood(enum fork_flood_mode mode, unsigned int records,
 		      const char *nonce)
 {
 	static const char * const names[] = { "order", "rate", "drop", "sysrq", "panic", "loss",
-					      "holder" };
+					      "holder", "reset" };
 	struct task_struct *printer = NULL, *hog = NULL, *locker = NULL;
 	unsigned int holds = 0;
 	struct completion hog_started;
-	bool help_in_time = false;
-	u64 t0, t, stored_ns, drain_ns, holder_ns = 0;
+	bool help_in_time = false, whole;
+	u64 t0, t, stored_ns, drain_ns, call_ns = 0;
+	unsigned long flags;
 	unsigned int i;
 	u32 *lat;
 	int cpu, err = 0;
@@ -590,15 +599,24 @@ static int fork_flood(enum fork_flood_mode mode, unsigned int records,
 		pr_emerg("fork: last record before panic %s\n", nonce);
 		panic("fork: expected panic %s", nonce);
 	}
+	if (mode == FLOOD_RESET) {
+		pr_emerg("fork: last record before reset %s\n", nonce);
+		emergency_restart();
+	}
 	if (mode == FLOOD_SYSRQ) {
+		/* as from a serial break: interrupts off; not local_clock() */
+		local_irq_save(flags);
+		t = ktime_get_mono_fast_ns();
 		handle_sysrq('h');
+		call_ns = ktime_get_mono_fast_ns() - t;
+		local_irq_restore(flags);
 		help_in_time = READ_ONCE(fc.help);
 	}
 	if (mode == FLOOD_HOLDER) {
 		t = local_clock();
 		console_lock();
 		console_unlock();
-		holder_ns = local_clock() - t;
+		call_ns = local_clock() - t;
 	}
 	if (hog)
 		kthread_stop(hog);
@@ -620,33 +638,36 @@ static int fork_flood(enum fork_flood_mode mode, unsigned int records,
 	if (!fork_con_wait())
 		err = -ETIMEDOUT;
 	drain_ns = (fc.last_ns ?: local_clock()) - t0;
+	/* sysrq's help comes after the flood's last record */
+	for (i = 0; mode == FLOOD_SYSRQ && !READ_ONCE(fc.help) && i < 500; i++)
+		msleep(20);
 
 	sort(lat, records, sizeof(*lat), fork_ns_cmp, NULL);
 	snprintf(console_result, sizeof(console_result),
-		 "mode=%s gap_us=%u records=%u seen=%u missing=%u disorder=%u dropped_notice=%lu skipped=%lu by_printer=%u hog=%s sysrq_before_hog_stopped=%d console_lock_holds=%u holder_us=%llu stored_ms=%llu written_ms=%llu records_per_s=%llu printk_ns_p50=%u p99=%u max=%u",
+		 "mode=%s gap_us=%u records=%u seen=%u missing=%u disorder=%u dropped_notice=%lu skipped=%lu by_printer=%u hog=%s help=%d help_before_hog_stopped=%d console_lock_holds=%u call_us=%llu limit_us=%lu stored_ms=%llu written_ms=%llu records_per_s=%llu printk_ns_p50=%u p99=%u max=%u",
 		 names[mode], mode == FLOOD_LOSS ? flood_gap_us : 0, records,
 		 fc.seen, fc.missing, fc.disorder,
-		 fc.dropped, fc.gaps, fc.by_printer, hog ? "yes" : "no", help_in_time, holds,
-		 div_u64(holder_ns, NSEC_PER_USEC),
+		 fc.dropped, fc.gaps, fc.by_printer, hog ? "yes" : "no", fc.help,
+		 help_in_time, holds, div_u64(call_ns, NSEC_PER_USEC),
+		 CALL_MAX_MS * USEC_PER_MSEC,
 		 div_u64(stored_ns, NSEC_PER_MSEC), div_u64(drain_ns, NSEC_PER_MSEC),
 		 div64_u64((u64)fc.seen * NSEC_PER_SEC, max_t(u64, drain_ns, 1)),
 		 lat[records / 2], lat[records - 1 - records / 100], lat[records - 1]);
-	if (!err && (mode == FLOOD_ORDER || mode == FLOOD_RATE) &&
-	    (fc.seen != records || fc.missing || fc.disorder))
+	/* these floods fit the buffer: all of it arrives, once, in order */
+	whole = fc.seen == records && !fc.missing && !fc.disorder;
+	if (!err && (mode == FLOOD_ORDER || mode == FLOOD_RATE ||
+		     mode == FLOOD_SYSRQ || mode == FLOOD_HOLDER) && !whole)
 		err = -EIO;
-	if (!err && mode == FLOOD_SYSRQ &&
-	    (!help_in_time || fc.seen != records || fc.missing || fc.disorder))
+	if (!err && mode == FLOOD_SYSRQ && !fc.help)
 		err = -EIO;
 	/*
-	 * A console_lock() holder leaves the backlog to the printer: its
-	 * console_unlock() returns at once (6.1's writes the backlog).
+	 * A console_lock() holder, and sysrq with interrupts off, leave the
+	 * backlog to the printer: the call returns at once (6.1 writes the
+	 * backlog in it).  Without a starved printer nothing to judge.
 	 */
-	if (!err && mode == FLOOD_HOLDER &&
-	    (fc.seen != records || fc.missing || fc.disorder))
-		err = -EIO;
-	if (!err && mode == FLOOD_HOLDER)
+	if (!err && (mode == FLOOD_HOLDER || mode == FLOOD_SYSRQ))
 		err = !hog ? -EAGAIN :
-		      holder_ns > HOLDER_MAX_MS * NSEC_PER_MSEC ? -EIO : 0;
+		      call_ns > CALL_MAX_MS * NSEC_PER_MSEC ? -EIO : 0;
 	/* a printer that never fell behind: nothing to judge */
 	if (!err && mode == FLOOD_DROP && hog && !fc.gaps)
 		err = -EAGAIN;
@@ -671,7 +692,7 @@ static int fork_flood_set(const char *val, const struct kernel_param *kp)
 	unsigned int records;
 	int ret;
 
-	if (mode == FLOOD_PANIC) {
+	if (mode == FLOOD_PANIC || mode == FLOOD_RESET) {
 		char nonce[32];
 
 		if (sscanf(val, "%31s", nonce) != 1)
@@ -696,31 +717,31 @@ MODULE_PARM_DESC(console_drop, "Write N: a flood of N records with the printer s
 module_param_cb(console_loss, &fork_flood_ops, (void *)FLOOD_LOSS, 0200);
 MODULE_PARM_DESC(console_loss, "Write N: a flood of N records as fast as one task logs: every gap announced");
 module_param_cb(console_sysrq, &fork_flood_ops, (void *)FLOOD_SYSRQ, 0200);
-MODULE_PARM_DESC(console_sysrq, "Write N: N records with the printer starved, then sysrq help: printed directly");
+MODULE_PARM_DESC(console_sysrq, "Write N: N records with the printer starved, then sysrq help, interrupts off: returns at once");
 module_param_cb(console_holder, &fork_flood_ops, (void *)FLOOD_HOLDER, 0200);
 MODULE_PARM_DESC(console_holder, "Write N: N records with the printer starved, then console_lock()/console_unlock(): returns at once");
 module_param_cb(console_panic, &fork_flood_ops, (void *)FLOOD_PANIC, 0200);
 MODULE_PARM_DESC(console_panic, "Write NONCE: a flood with the printer starved, then panic(\"fork: expected panic NONCE\")");
+module_param_cb(console_reset, &fork_flood_ops, (void *)FLOOD_RESET, 0200);
+MODULE_PARM_DESC(console_reset, "Write NONCE: a flood with the printer starved, then emergency_restart()");
 
 /*
- * owed: records left behind by a console_lock() holder that owes records to
- * direct printing (console-resched v3's lost wake-up).  This task holds the
- * console lock while sysrq's help is logged (a direct section: the direct
- * printer's trylock fails on the hold and leaves its records owed to the
- * holder), then @records normal records, and sleeps, so that the printk
- * irq_work wakes the printer and the printer finds the lock taken.
- * console_unlock() must leave nothing behind: every record reaches the
- * console within OWED_WAIT_MS, before any later record is stored (one would
- * wake the printer again: a driver's message at boot, this module logs
- * nothing meanwhile).  When a later record came first the attempt cannot
- * judge and is made again, up to OWED_ATTEMPTS times.
+ * wake: records left behind by a console_lock() holder (console-resched
+ * v3's lost wake-up).  This task holds the console lock while @records
+ * records are logged, and sleeps, so that the printk irq_work wakes the
+ * printer and the printer finds the lock taken.  console_unlock() must
+ * leave nothing behind: every record reaches the console within
+ * WAKE_WAIT_MS, before any later record is stored (one would wake the
+ * printer again: a driver's message at boot, this module logs nothing
+ * meanwhile), written by the printer, not by the holder.  When a later
+ * record came first the attempt cannot judge and is made again, up to
+ * WAKE_ATTEMPTS times.
  */
-#define OWED_WAIT_MS	10000
-#define OWED_ATTEMPTS	5
+#define WAKE_WAIT_MS	10000
+#define WAKE_ATTEMPTS	5
 
-static int fork_console_owed_once(unsigned int records, u64 *written_ns)
+static int fork_console_wake_once(unsigned int records, u64 *written_ns)
 {
-	bool help_at_return;
 	struct kmsg_dump_iter it;
 	unsigned int i;
 	u64 t0;
@@ -733,38 +754,27 @@ static int fork_console_owed_once(unsigned int records, u64 *written_ns)
 	if (err)
 		return err;
 	console_lock();
-	handle_sysrq('h');
 	for (i = 0; i < records; i++)
-		pr_notice(FLOOD_TAG "%u of %u, logged after records owed to a direct printer\n",
+		pr_notice(FLOOD_TAG "%u of %u, logged under console_lock()\n",
 			  i + 1, records);
 	/* the printk irq_work runs meanwhile and wakes the printer */
 	msleep(200);
 	kmsg_dump_rewind(&it);
 	WRITE_ONCE(fc.end_seq, it.next_seq);
-	fc.sched_probes = 20;
-	fc.holder = current;
 	t0 = local_clock();
 	console_unlock();
-	/* what was owed, the holder wrote before it returned */
-	help_at_return = READ_ONCE(fc.help) && fc.help_by_holder;
-	fc.holder = NULL;
-	if (!fork_con_wait_ms(OWED_WAIT_MS))
+	if (!fork_con_wait_ms(WAKE_WAIT_MS))
 		return -ETIMEDOUT;
 	*written_ns = fc.last_ns - t0;
 	if (fc.later)
 		return -EAGAIN;
-	if (!help_at_return || fc.seen != records || fc.missing || fc.disorder ||
-	    fc.sched_irqs_off)
+	if (fc.seen != records || fc.missing || fc.disorder)
 		return -EIO;
-	/*
-	 * console_unlock() leaves the printing to the printer but for what
-	 * was owed: the records after it are the printer's, one at a time,
-	 * or an owed record turns a flood into one flush by the holder.
-	 */
+	/* console_unlock() leaves the printing to the printer */
 	return fc.by_printer != records ? -EIO : 0;
 }
 
-static int fork_console_owed(unsigned int records)
+static int fork_console_wake(unsigned int records)
 {
 	struct task_struct *printer = fork_printer_get();
 	unsigned int attempt = 0;
@@ -774,24 +784,23 @@ static int fork_console_owed(unsigned int records)
 	do {
 		if (attempt)
 			unregister_console(&fork_con);
-		err = printer ? fork_console_owed_once(records, &written_ns) : -ENODEV;
-	} while (err == -EAGAIN && ++attempt < OWED_ATTEMPTS);
+		err = printer ? fork_console_wake_once(records, &written_ns) : -ENODEV;
+	} while (err == -EAGAIN && ++attempt < WAKE_ATTEMPTS);
 	if (printer)
 		put_task_struct(printer);
 	snprintf(console_result, sizeof(console_result),
-		 "mode=owed records=%u seen=%u by_printer=%u missing=%u disorder=%u help=%d help_by_holder=%d written_ms=%llu limit_ms=%u later_record_first=%d attempts=%u scheduled_irqs_off=%u",
-		 records, fc.seen, fc.by_printer, fc.missing, fc.disorder, fc.help,
-		 fc.help_by_holder,
-		 div_u64(written_ns, NSEC_PER_MSEC), OWED_WAIT_MS, fc.later,
-		 min(attempt + 1, OWED_ATTEMPTS), fc.sched_irqs_off);
+		 "mode=wake records=%u seen=%u by_printer=%u missing=%u disorder=%u written_ms=%llu limit_ms=%u later_record_first=%d attempts=%u",
+		 records, fc.seen, fc.by_printer, fc.missing, fc.disorder,
+		 div_u64(written_ns, NSEC_PER_MSEC), WAKE_WAIT_MS, fc.later,
+		 min(attempt + 1, WAKE_ATTEMPTS));
 	unregister_console(&fork_con);
-	pr_notice("    # console_owed: %s\n", console_result);
+	pr_notice("    # console_wake: %s\n", console_result);
 	return err;
 }
 
-FORK_COUNT_PARAM(console_owed, 5000, fork_console_owed);
-MODULE_PARM_DESC(console_owed,
-		 "Write N: sysrq's help and N records logged under console_lock(): all reach the console");
+FORK_COUNT_PARAM(console_wake, 5000, fork_console_wake);
+MODULE_PARM_DESC(console_wake,
+		 "Write N: N records logged under console_lock(): all reach the console, by the printer");
 
 /*
  * unregister: unregister_console() while a producer on the other CPU logs
@@ -810,18 +819,7 @@ MODULE_PARM_DESC(console_owed,
 struct fork_producer {
 	u64		deadline;	/* local_clock() when it stops logging */
 	unsigned long	records;
-	bool		deferred;	/* printk_deferred(): never prints */
 };
-
-/* printk_deferred(), whose _printk_deferred() 6.1 does not export */
-static __printf(1, 2) void fork_printk_deferred(const char *fmt, ...)
-{
-	va_list args;
-
-	va_start(args, fmt);
-	vprintk_emit(0, LOGLEVEL_SCHED, NULL, fmt, args);
-	va_end(args);
-}
 
 static int fork_producer_fn(void *arg)
 {
@@ -832,10 +830,7 @@ static int fork_producer_fn(void *arg)
 			msleep(20);
 			continue;
 		}
-		if (p->deferred)
-			fork_printk_deferred(KERN_NOTICE PRODUCER_LINE, ++p->records);
-		else
-			pr_notice(PRODUCER_LINE, ++p->records);
+		pr_notice(PRODUCER_LINE, ++p->records);
 		cond_resched();
 	}
 	return 0;
@@ -911,92 +906,12 @@ MODULE_PARM_DESC(console_unregister,
 		 "Write S: unregister a console while a producer logs for S seconds: returns in time");
 
 /*
- * console_direct_end: records stored while printing must be direct are
- * owed to whoever holds the console lock, and the direct section can end
- * while they are printed.  Here the test holds the lock in a section
- * (oops_in_progress, as an oops sets it) and logs DIRECT_END_RECORDS
- * records, owed to it; the section ends DIRECT_END_MS into its
- * console_unlock(), and a kthread on the other CPU then logs with
- * printk_deferred() flat out (its records never take the printing over,
- * in 6.1 neither).  The unlock must return once what was owed is written,
- * not when the producer stops: 6.1's console_unlock() prints to the end
- * of the ring.
- */
-#define DIRECT_END_MS		50
-#define DIRECT_END_RECORDS	8000
-#define DIRECT_END_MAX_MS	8000
-
-struct fork_direct_end {
-	struct timer_list	timer;
-	struct task_struct	*producer;
-};
-
-static void fork_direct_end_fn(struct timer_list *t)
-{
-	struct fork_direct_end *de = from_timer(de, t, timer);
-
-	oops_in_progress--;
-	wake_up_process(de->producer);
-}
-
-static int fork_console_direct_end(unsigned int seconds)
-{
-	struct fork_producer p = { .deferred = true };
-	struct fork_direct_end de;
-	bool producing;
-	unsigned int i;
-	u64 t0, t;
-
-	if (seconds * MSEC_PER_SEC < 3 * DIRECT_END_MAX_MS)
-		return -EINVAL;
-	de.producer = fork_producer_start(&p);
-	if (IS_ERR(de.producer))
-		return PTR_ERR(de.producer);
-	timer_setup_on_stack(&de.timer, fork_direct_end_fn, 0);
-	console_lock();
-	oops_in_progress++;
-	for (i = 0; i < DIRECT_END_RECORDS; i++)
-		pr_notice(FLOOD_TAG "%u of %u, owed to the console_lock() holder\n",
-			  i + 1, DIRECT_END_RECORDS);
-	p.deadline = local_clock() + (u64)seconds * NSEC_PER_SEC;
-	fc.sched_probes = 20;
-	mod_timer(&de.timer, jiffies + msecs_to_jiffies(DIRECT_END_MS));
-	t0 = local_clock();
-	console_unlock();
-	t = local_clock();
-	producing = t < p.deadline;
-	/* the section ends here if the unlock returned first */
-	if (del_timer_sync(&de.timer)) {
-		oops_in_progress--;
-		wake_up_process(de.producer);
-	}
-	destroy_timer_on_stack(&de.timer);
-	kthread_stop(de.producer);
-	migrate_enable();
-	t = div_u64(t - t0, NSEC_PER_MSEC);
-	snprintf(console_result, sizeof(console_result),
-		 "mode=direct_end owed_records=%u producer_s=%u producer_records=%lu section_ms=%u unlock_ms=%llu limit_ms=%u returned_while_producing=%d scheduled_irqs_off=%u",
-		 DIRECT_END_RECORDS, seconds, p.records, DIRECT_END_MS, t,
-		 DIRECT_END_MAX_MS, producing, fc.sched_irqs_off);
-	unregister_console(&fork_con);
-	pr_notice("    # console_direct_end: %s\n", console_result);
-	/* a section that outlasted the unlock: nothing to judge */
-	if (t < DIRECT_END_MS)
-		return -EAGAIN;
-	return producing && t <= DIRECT_END_MAX_MS && !fc.sched_irqs_off ? 0 : -EIO;
-}
-
-FORK_COUNT_PARAM(console_direct_end, 600, fork_console_direct_end);
-MODULE_PARM_DESC(console_direct_end,
-		 "Write S: a direct section ends while its owed records are printed under a printk_deferred() flood of S s");
-
-/*
  * replay: this module's console registered after boot with CON_PRINTBUFFER,
  * so that the log is replayed to it, each record written in @slow_us (a
  * slow serial console).  6.1 replays it in register_console()'s
  * console_unlock() with cond_resched() between records; with the printer
- * thread the records owed to direct printing since boot are replayed by
- * the same console_unlock(), and must be as preemptible.  The caller (the
+ * thread the printer replays it, one record at a time, and must not
+ * write it in one section.  The caller (the
  * init's console_replay guard) judges the sections; this returns once a
  * record logged after the registration has been written.
  */
@@ -1035,63 +950,6 @@ static int fork_console_replay(unsigned int slow_us)
 FORK_COUNT_PARAM(console_replay, 100000, fork_console_replay);
 MODULE_PARM_DESC(console_replay,
 		 "Write US: register a console with CON_PRINTBUFFER that takes US per record");
-
-/*
- * spin: the printer while printing must be direct (oops_in_progress here,
- * as in a long oops, a reboot or a prefer-direct section): busy with a
- * flood of @records when it starts, it must go to sleep once what is
- * pending is written, not poll for more (console-resched v4 did, at nice
- * -20).  Its CPU time over SPIN_WINDOW_MS after that must stay under a
- * tenth of it.  Without a printer thread there is nothing to judge: 0.
- */
-#define SPIN_WINDOW_MS	2000
-
-static int fork_console_spin(unsigned int records)
-{
-	struct task_struct *printer = fork_printer_get();
-	u64 r0 = 0, r1 = 0;
-	unsigned int i;
-	int err;
-
-	if (!printer) {
-		snprintf(console_result, sizeof(console_result),
-			 "mode=spin no printer thread");
-		pr_notice("    # console_spin: %s\n", console_result);
-		return 0;
-	}
-	err = fork_con_start(records);
-	if (!err && !fork_con_sync())
-		err = -ETIMEDOUT;
-	if (err)
-		goto out;
-	for (i = 0; i < records; i++)
-		pr_notice(FLOOD_TAG "%u of %u, keeping the printer busy\n", i + 1, records);
-	oops_in_progress++;
-	if (!fork_con_wait()) {
-		err = -ETIMEDOUT;
-	} else {
-		msleep(100);
-		r0 = READ_ONCE(printer->se.sum_exec_runtime);
-		msleep(SPIN_WINDOW_MS);
-		r1 = READ_ONCE(printer->se.sum_exec_runtime);
-	}
-	oops_in_progress--;
-	if (!err && (r1 - r0) * 10 > (u64)SPIN_WINDOW_MS * NSEC_PER_MSEC)
-		err = -EIO;
-out:
-	snprintf(console_result, sizeof(console_result),
-		 "mode=spin records=%u seen=%u printer_ms=%llu window_ms=%u limit_ms=%u",
-		 records, fc.seen, div_u64(r1 - r0, NSEC_PER_MSEC), SPIN_WINDOW_MS,
-		 SPIN_WINDOW_MS / 10);
-	unregister_console(&fork_con);
-	put_task_struct(printer);
-	pr_notice("    # console_spin: %s\n", console_result);
-	return err;
-}
-
-FORK_COUNT_PARAM(console_spin, 100000, fork_console_spin);
-MODULE_PARM_DESC(console_spin,
-		 "Write N: N records, then the printer while printing must be direct: it sleeps");
 
 /*
  * What preempt_disable() and preempt_enable() compile to in a kernel
