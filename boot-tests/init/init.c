@@ -1045,20 +1045,20 @@ static void test_console_sysrq(void)
 }
 
 /*
- * A flood while the printer is starved and behind, then the end of the
- * system that fork_load's console_@kind brings: "panic" (panic()) or
- * "reset" (emergency_restart()).  The init declares the end it expects;
- * boot-tests/parse accepts that end only, and judges the test from the
- * console: "fork: last record before @kind NONCE" must reach it (for a
- * panic, before "Kernel panic - not syncing: fork: expected panic
- * NONCE").  The write returns only if the system did not end.
+ * A flood, then the end of the system that fork_load's console_@param
+ * brings: @kind "panic" (panic()) or "reset" (emergency_restart()).  The
+ * init declares the end it expects; boot-tests/parse accepts that end
+ * only, and judges the test from the console: "fork: last record before
+ * @kind NONCE" must reach it (for a panic, before "Kernel panic - not
+ * syncing: fork: expected panic NONCE").  The write returns only if the
+ * system did not end.
  */
-static void console_end(const char *kind)
+static void console_end(const char *kind, const char *param)
 {
-	char nonce[24], name[24], path[64];
+	char nonce[24], name[32], path[80];
 	int err;
 
-	snprintf(name, sizeof(name), "console_%s", kind);
+	snprintf(name, sizeof(name), "console_%s", param);
 	/* a boot's own: a text of an earlier boot cannot pass */
 	if (read_file("/proc/sys/kernel/random/uuid", nonce, 9) < 0 ||
 	    strlen(nonce) != 8)
@@ -1069,7 +1069,7 @@ static void console_end(const char *kind)
 		return;
 	}
 	out("# fork-init: expect-%s %d %s %s\n", kind, cur.top, name, nonce);
-	snprintf(path, sizeof(path), FLOOD "%s", kind);
+	snprintf(path, sizeof(path), FLOOD "%s", param);
 	err = write_file(path, nonce);
 	result(name, 0, "no %s: %s", kind, err ? strerror(-err) : "the write returned");
 }
@@ -1077,7 +1077,7 @@ static void console_end(const char *kind)
 /* console-resched: a panic still reaches the console, after the backlog */
 static void test_console_panic(void)
 {
-	console_end("panic");
+	console_end("panic", "panic");
 }
 
 /*
@@ -1086,7 +1086,16 @@ static void test_console_panic(void)
  */
 static void test_console_reset(void)
 {
-	console_end("reset");
+	console_end("reset", "reset");
+}
+
+/*
+ * console-resched: emergency_restart() from a timer interrupt on the
+ * printer's CPU while it writes (softdog's) still writes the backlog
+ */
+static void test_console_reset_irq(void)
+{
+	console_end("reset", "reset_irq");
 }
 
 /*
@@ -2165,6 +2174,7 @@ static const struct {
 	{ "console_holder", test_console_holder, 1, NULL },
 	{ "console_panic", test_console_panic, 1, NULL },
 	{ "console_reset", test_console_reset, 1, NULL },
+	{ "console_reset_irq", test_console_reset_irq, 1, NULL },
 	{ "preempt_bench", test_preempt_bench, 0, NULL },
 	{ "preemptoff_kunit", test_preemptoff_kunit, 0, "preemptoff" },
 	{ "softirq_kunit", test_softirq_kunit, 0, "softirq_context" },

@@ -26,6 +26,7 @@
  *   echo N > /sys/module/fork_load/parameters/console_sysrq
  *   echo NONCE > /sys/module/fork_load/parameters/console_panic
  *   echo NONCE > /sys/module/fork_load/parameters/console_reset
+ *   echo NONCE > /sys/module/fork_load/parameters/console_reset_irq
  *
  * log a numbered flood of N records (NONCE: 4000, then a panic or an
  * emergency_restart()) and count
@@ -112,11 +113,13 @@
  *         numbers among them;
  *  sysrq  the drop mode's hog and N records, then sysrq's help (a key
  *         without an operation) from this task with interrupts disabled,
- *         as from a serial break, while the hog still runs: the call
- *         must return within CALL_MAX_MS, not write the backlog ahead of
- *         the help (what a WARN or a lockup report with interrupts off
- *         would do too), and everything, the help last, must reach the
- *         console once the hog stops;
+ *         as from a serial break, while the hog still runs, at a
+ *         console loglevel that lets the flood through but not the
+ *         help (sysrq raises it while it logs): the call must return
+ *         within CALL_MAX_MS, not write the backlog ahead of the help
+ *         (what a WARN or a lockup report with interrupts off would do
+ *         too), and everything, the help last, must reach the console
+ *         once the hog stops;
  *  panic  the drop mode's hog and 4000 records, then a record
  *         "fork: last record before panic NONCE" and
  *         panic("fork: expected panic NONCE"): the host checks that both
@@ -140,6 +143,8 @@
  * console_unlock(), and sysrq with interrupts off, may take
  */
 #define CALL_MAX_MS		50
+/* console_sysrq: notice (the flood) passes, info (sysrq's help) not */
+#define FLOOD_SYSRQ_LOGLEVEL	(LOGLEVEL_INFO)
 
 /*
  * Busy for @us microseconds by the clocksource: udelay() under QEMU TCG is
@@ -538,6 +543,7 @@ static int fork_flood(enum fork_flood_mode mode, unsigned int records,
 	struct task_struct *printer = NULL, *hog = NULL, *locker = NULL;
 	unsigned int holds = 0;
 	struct completion hog_started;
+	int loglevel = console_loglevel;
 	bool help_in_time = false, whole;
 	u64 t0, t, stored_ns, drain_ns, call_ns = 0;
 	unsigned long flags;
@@ -604,6 +610,12 @@ static int fork_flood(enum fork_flood_mode mode, unsigned int records,
 		emergency_restart();
 	}
 	if (mode == FLOOD_SYSRQ) {
+		/*
+		 * At a console loglevel that lets the flood through but not
+		 * sysrq's info-level help, which sysrq raises the loglevel
+		 * for while it stores it (restored at out)
+		 */
+		console_loglevel = FLOOD_SYSRQ_LOGLEVEL;
 		/* as from a serial break: interrupts off; not local_clock() */
 		local_irq_save(flags);
 		t = ktime_get_mono_fast_ns();
@@ -677,6 +689,7 @@ static int fork_flood(enum fork_flood_mode mode, unsigned int records,
 	     fc.dropped != fc.gaps || fc.missing > fc.gaps))
 		err = -EIO;
 out:
+	console_loglevel = loglevel;
 	migrate_enable();
 	unregister_console(&fork_con);
 	if (printer)
@@ -724,6 +737,95 @@ module_param_cb(console_panic, &fork_flood_ops, (void *)FLOOD_PANIC, 0200);
 MODULE_PARM_DESC(console_panic, "Write NONCE: a flood with the printer starved, then panic(\"fork: expected panic NONCE\")");
 module_param_cb(console_reset, &fork_flood_ops, (void *)FLOOD_RESET, 0200);
 MODULE_PARM_DESC(console_reset, "Write NONCE: a flood with the printer starved, then emergency_restart()");
+
+/*
+ * reset_irq: emergency_restart() from an hrtimer (as softdog's) on the
+ * printer's CPU while the printer is busy writing RESET_IRQ_RECORDS
+ * records, each taking RESET_IRQ_SLOW_US on this module's console with
+ * interrupts off (a slow serial console), so that the timer expires
+ * during a write.  The flush of emergency_restart() must get the console
+ * lock: a printer that held it with interrupts enabled would run the
+ * timer inside its hold, under the flush.  The host checks that the
+ * record logged by the timer reaches the serial console (expect-reset).
+ * Without a printer thread the flood's caller writes it (6.1).
+ */
+#define RESET_IRQ_RECORDS	300
+#define RESET_IRQ_SLOW_US	2000
+#define RESET_IRQ_AFTER_MS	100
+
+static char reset_nonce[32];
+static struct hrtimer reset_timer;
+
+static enum hrtimer_restart fork_reset_fn(struct hrtimer *t)
+{
+	pr_emerg("fork: last record before reset %s\n", reset_nonce);
+	emergency_restart();
+	return HRTIMER_NORESTART;
+}
+
+static void fork_reset_arm(void *unused)
+{
+	hrtimer_start(&reset_timer, ms_to_ktime(RESET_IRQ_AFTER_MS),
+		      HRTIMER_MODE_REL_PINNED);
+}
+
+static int fork_console_reset_irq(const char *nonce)
+{
+	struct task_struct *printer = fork_printer_get();
+	unsigned int i;
+	int cpu, err;
+
+	strscpy(reset_nonce, nonce, sizeof(reset_nonce));
+	err = fork_con_start(RESET_IRQ_RECORDS);
+	if (!err && !fork_con_sync())
+		err = -ETIMEDOUT;
+	if (err)
+		goto out;
+	migrate_disable();
+	cpu = cpumask_any_but(cpu_online_mask, smp_processor_id());
+	if (cpu >= nr_cpu_ids) {
+		migrate_enable();
+		err = -ENODEV;
+		goto out;
+	}
+	if (printer)
+		set_cpus_allowed_ptr(printer, cpumask_of(cpu));
+	fc.slow_us = RESET_IRQ_SLOW_US;
+	for (i = 0; i < RESET_IRQ_RECORDS; i++)
+		pr_notice(FLOOD_TAG "%u of %u, written slowly\n", i + 1, RESET_IRQ_RECORDS);
+	hrtimer_init(&reset_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED);
+	reset_timer.function = fork_reset_fn;
+	smp_call_function_single(cpu, fork_reset_arm, NULL, 1);
+	/* the reset comes meanwhile */
+	msleep(10000);
+	hrtimer_cancel(&reset_timer);
+	migrate_enable();
+	err = -EIO;
+out:
+	fc.slow_us = 0;
+	unregister_console(&fork_con);
+	if (printer) {
+		set_cpus_allowed_ptr(printer, cpu_possible_mask);
+		put_task_struct(printer);
+	}
+	return err;
+}
+
+static int fork_reset_irq_set(const char *val, const struct kernel_param *kp)
+{
+	char nonce[32];
+
+	if (sscanf(val, "%31s", nonce) != 1)
+		return -EINVAL;
+	return fork_console_reset_irq(nonce);
+}
+
+static const struct kernel_param_ops fork_reset_irq_ops = {
+	.set	= fork_reset_irq_set,
+};
+module_param_cb(console_reset_irq, &fork_reset_irq_ops, NULL, 0200);
+MODULE_PARM_DESC(console_reset_irq,
+		 "Write NONCE: emergency_restart() from a timer on the busy printer's CPU");
 
 /*
  * wake: records left behind by a console_lock() holder (console-resched
