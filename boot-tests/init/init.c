@@ -890,10 +890,17 @@ static void flood_work(char *what, size_t len)
 		 records, writers, lines, ok);
 }
 
+/*
+ * The console code, by the symbols a section starts or ends in: the
+ * printer thread's (printer_emit_one(), printk_printer()) whether or not
+ * the compiler inlines one into the other
+ */
+#define CONSOLE_CODE "console|printk|printer|serial|uart|8250|hvc|vt_|devkmsg"
+
 /* console-resched: console output holds no long section */
 static void test_console(void)
 {
-	guard("console_flood", "console|printk|serial|uart|8250|hvc|vt_|devkmsg",
+	guard("console_flood", CONSOLE_CODE,
 	      param_long("fork.flood_thresh_us", 20000), flood_work);
 }
 
@@ -1003,7 +1010,7 @@ static void replay_work(char *what, size_t len)
  */
 static void test_console_replay(void)
 {
-	guard("console_replay", "console|printk|serial|uart|8250|hvc|vt_|devkmsg",
+	guard("console_replay", CONSOLE_CODE,
 	      param_long("fork.flood_thresh_us", 40000), replay_work);
 }
 
