@@ -748,10 +748,24 @@ MODULE_PARM_DESC(console_reset, "Write NONCE: a flood with the printer starved, 
  * timer inside its hold, under the flush.  The host checks that the
  * record logged by the timer reaches the serial console (expect-reset).
  * Without a printer thread the flood's caller writes it (6.1).
+ *
+ * Meanwhile this task, on another CPU, logs a record once the reset has
+ * begun: printk() callers print directly from then on, and it takes the
+ * console over from the flush at the end of a record.  The flush must
+ * then wait for it, not reset the machine under it (v6 did).
+ *
+ * The timer runs on the boot CPU: the flush waits for progress in
+ * udelay()s, and under QEMU TCG an x86 secondary CPU calibrates its delay
+ * loop against a jiffies clock that the round-robin vCPUs make
+ * unreliable: "Total of 2 processors activated (5192.31 BogoMIPS)" where
+ * CPU 0 has 5192.18, and udelay(100) there returned after about 1 us.
+ * Whether the flush's 100 ms bound or 1 us was tested would depend on
+ * the CPU the test task happened to run on.
  */
 #define RESET_IRQ_RECORDS	300
 #define RESET_IRQ_SLOW_US	2000
 #define RESET_IRQ_AFTER_MS	100
+#define RESET_IRQ_DIRECT_DELAY_MS	20
 
 static char reset_nonce[32];
 static struct hrtimer reset_timer;
@@ -769,11 +783,33 @@ static void fork_reset_arm(void *unused)
 		      HRTIMER_MODE_REL_PINNED);
 }
 
+/*
+ * Once emergency_restart() has begun (system_state), printk() callers
+ * print directly: be one, on this CPU, while the flush of the other CPU
+ * writes the backlog, so that it hands the console over to this caller
+ * at the end of a record.  Busy-waited (ktime, not jiffies): the flush
+ * keeps its CPU's interrupts off, and that CPU may be the one that
+ * updates jiffies.
+ */
+static void fork_reset_direct_printer(void)
+{
+	ktime_t end = ktime_add_ms(ktime_get(), 10000);
+
+	while (READ_ONCE(system_state) == SYSTEM_RUNNING) {
+		if (ktime_after(ktime_get(), end))
+			return;
+		cpu_relax();
+	}
+	/* the flush has the console by now: a record takes 2 ms */
+	mdelay(RESET_IRQ_DIRECT_DELAY_MS);
+	pr_info("fork: a printk() caller during the reset's flush\n");
+}
+
 static int fork_console_reset_irq(const char *nonce)
 {
 	struct task_struct *printer = fork_printer_get();
-	unsigned int i;
-	int cpu, err;
+	unsigned int i, cpu, other;
+	int err;
 
 	strscpy(reset_nonce, nonce, sizeof(reset_nonce));
 	err = fork_con_start(RESET_IRQ_RECORDS);
@@ -781,13 +817,15 @@ static int fork_console_reset_irq(const char *nonce)
 		err = -ETIMEDOUT;
 	if (err)
 		goto out;
-	migrate_disable();
-	cpu = cpumask_any_but(cpu_online_mask, smp_processor_id());
-	if (cpu >= nr_cpu_ids) {
-		migrate_enable();
+	cpu = cpumask_first(cpu_online_mask);
+	other = cpumask_any_but(cpu_online_mask, cpu);
+	if (other >= nr_cpu_ids) {
 		err = -ENODEV;
 		goto out;
 	}
+	err = set_cpus_allowed_ptr(current, cpumask_of(other));
+	if (err)
+		goto out;
 	if (printer)
 		set_cpus_allowed_ptr(printer, cpumask_of(cpu));
 	fc.slow_us = RESET_IRQ_SLOW_US;
@@ -796,12 +834,13 @@ static int fork_console_reset_irq(const char *nonce)
 	hrtimer_init(&reset_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED);
 	reset_timer.function = fork_reset_fn;
 	smp_call_function_single(cpu, fork_reset_arm, NULL, 1);
+	fork_reset_direct_printer();
 	/* the reset comes meanwhile */
 	msleep(10000);
 	hrtimer_cancel(&reset_timer);
-	migrate_enable();
 	err = -EIO;
 out:
+	set_cpus_allowed_ptr(current, cpu_possible_mask);
 	fc.slow_us = 0;
 	unregister_console(&fork_con);
 	if (printer) {
