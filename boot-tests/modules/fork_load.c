@@ -800,8 +800,11 @@ static void fork_reset_direct_printer(void)
 			return;
 		cpu_relax();
 	}
-	/* the flush has the console by now: a record takes 2 ms */
-	mdelay(RESET_IRQ_DIRECT_DELAY_MS);
+	/*
+	 * the flush has the console by now: a record takes 2 ms (by the
+	 * clocksource: this is not the boot CPU, whose udelay() is right)
+	 */
+	fork_busy_us(RESET_IRQ_DIRECT_DELAY_MS * USEC_PER_MSEC);
 	pr_info("fork: a printk() caller during the reset's flush\n");
 }
 
