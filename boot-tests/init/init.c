@@ -27,6 +27,7 @@
  * Static, no libc beyond what glibc-static links: cross-compiled per arch.
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -437,6 +438,16 @@ static void test_preemptoff_kunit(void)
 	kunit_module("trace_preemptoff_kunit", "preemptoff");
 }
 
+/*
+ * preempt-timing v6: the KUnit suite of the latency tracers' kernel-log
+ * report (kernel/trace/trace_latency_report_test.c): no tracer or boot
+ * parameter needed.
+ */
+static void test_latency_report_kunit(void)
+{
+	kunit_module("trace_latency_report_test", "latency_report");
+}
+
 /* softirq-arch v3: the KUnit suite of where softirqs run */
 static void test_softirq_kunit(void)
 {
@@ -484,6 +495,19 @@ static int attributed_at(const char *line, const char *start,
 		if (strstr(st, w))
 			return 1;
 	return 0;
+}
+
+/* whether the symbol after @key in @line (up to a space) is in @attr */
+static int token_attributed(const char *line, const char *key, const char *attr)
+{
+	const char *st = strstr(line, key);
+	char tok[160];
+
+	if (!st)
+		return 0;
+	st += strlen(key);
+	snprintf(tok, sizeof(tok), "%.*s", (int)strcspn(st, " "), st);
+	return attributed_at(tok, "", attr);
 }
 
 static int attributed(const char *report, const char *attr)
@@ -616,6 +640,11 @@ static const char *guard_attr;
 static char window_hit[300], guard_hit[400];
 static long window_us, guard_max_us;
 static int guard_n, guard_total;
+/*
+ * guard_escape: judge only the sections that start in @attr's code and
+ * end outside it (guard_inside counts those that end in it too)
+ */
+static int guard_escape, guard_inside;
 
 /* the guard's instance, recording the sections over @thresh_us: 0 or -errno */
 static int guard_events(long thresh_us)
@@ -628,6 +657,16 @@ static int guard_events(long thresh_us)
 	snprintf(f, sizeof(f), "delta > %ld", thresh_us * 1000);
 	err = write_file(GI "events/preemptirq/critical_timing/filter", f);
 	return err ?: write_file(GI "events/preemptirq/critical_timing/enable", "1");
+}
+
+/* a guard's counts reset, judging the sections attributed to @attr */
+static void guard_reset(const char *attr)
+{
+	guard_attr = attr;
+	window_us = guard_max_us = 0;
+	guard_n = guard_total = 0;
+	guard_escape = guard_inside = 0;
+	window_hit[0] = guard_hit[0] = '\0';
 }
 
 static void window_open(void)
@@ -657,17 +696,22 @@ static void window_close(void)
 		guard_total++;
 		if (!guard_attr || !attributed_at(l, "start=", guard_attr))
 			continue;
+		if (guard_escape && (!token_attributed(l, "start=", guard_attr) ||
+				     token_attributed(l, "end=", guard_attr))) {
+			guard_inside++;
+			continue;
+		}
 		if (strstr(l, "delta=") && atol(strstr(l, "delta=") + 6) / 1000 > guard_max_us)
 			guard_max_us = atol(strstr(l, "delta=") + 6) / 1000;
-		if (!guard_n++)
+		if (!guard_n++)	/* the task, its CPU and the event */
 			snprintf(guard_hit, sizeof(guard_hit), "%s",
-				 strstr(l, "critical_timing:"));
+				 l + strspn(l, " "));
 	}
 }
 
 /*
  * A guard test's frame, on the preemptoff tracer (ftrace=preemptoff,
- * trace_options=nofunction-trace, and time-console for the console
+ * trace_options=nofunction-trace, and trace_console_latency for the console
  * guard): max mode, the guard's instance armed, run @fn, whose windows
  * are judged.  PASS when no section in a window over @thresh_us is
  * attributed to @attr; the longest attributed section of the windows is
@@ -689,10 +733,7 @@ static void guard(const char *name, const char *attr, long thresh_us,
 		       GI, strerror(-err));
 		return;
 	}
-	guard_attr = attr;
-	window_us = guard_max_us = 0;
-	guard_n = guard_total = 0;
-	window_hit[0] = guard_hit[0] = '\0';
+	guard_reset(attr);
 	fn(what, sizeof(what));
 	margin(name, window_us > guard_max_us ? window_us : guard_max_us, thresh_us);
 	if (guard_n)
@@ -837,6 +878,455 @@ static int fork_load(void)
 	return err;
 }
 
+/* the function tracer off, where it is built: 0 or -errno */
+static int nofunction(void)
+{
+	return access(TR "options/function-trace", F_OK) ? 0 :
+	       write_file(TR "options/function-trace", "0");
+}
+
+#define HOLD "/sys/module/fork_load/parameters/hold_ms"
+#define HOLD_LOCK "/sys/module/fork_load/parameters/hold_lock_ms"
+
+static double now_ms(void);
+
+/*
+ * A child on @cpu holds preemption off for @ms by writing it to fork_load's
+ * @param (hold_ms, hold_lock_ms: timed by the clocksource); its pid, or -1.
+ * With @ready >= 0 it writes a byte there just before the hold.
+ */
+static pid_t hold_param(const char *param, int cpu, int ms, int ready)
+{
+	pid_t pid = fork();
+
+	if (!pid) {
+		cpu_set_t set;
+		char v[16];
+
+		CPU_ZERO(&set);
+		CPU_SET(cpu, &set);
+		snprintf(v, sizeof(v), "%d", ms);
+		_exit(sched_setaffinity(0, sizeof(set), &set) ||
+		      (ready >= 0 && write(ready, "x", 1) != 1) ||
+		      write_file(param, v) ? 1 : 0);
+	}
+	return pid;
+}
+
+static pid_t hold_start(int cpu, int ms)
+{
+	return hold_param(HOLD, cpu, ms, -1);
+}
+
+/* 0 when the child's hold ran */
+static int hold_wait(pid_t pid)
+{
+	int st;
+
+	return pid > 0 && waitpid(pid, &st, 0) == pid && WIFEXITED(st) &&
+	       !WEXITSTATUS(st) ? 0 : -1;
+}
+
+static long max_us(void)
+{
+	char us[32] = "";
+
+	return read_file(TR "tracing_max_latency", us, sizeof(us)) < 0 ? -1 :
+	       atol(us);
+}
+
+/*
+ * A hold of @ms on CPU 1 while this process, on CPU 0, switches trace_clock
+ * to @clock halfway through: 0, or -1 (@why says why) when it could not
+ * judge (the hold had ended before the switch).
+ */
+static int hold_across(int ms, const char *clock, char *why, size_t len)
+{
+	int p[2], err;
+	double t0, sw;
+	pid_t pid;
+	char c;
+
+	/* the child says when it starts the hold: the switch is inside it */
+	if (pipe(p)) {
+		snprintf(why, len, "pipe: %s", strerror(errno));
+		return -1;
+	}
+	pid = hold_param(HOLD, 1, ms, p[1]);
+	close(p[1]);
+	if (pid < 0 || read(p[0], &c, 1) != 1) {
+		close(p[0]);
+		hold_wait(pid);
+		snprintf(why, len, "the holder did not start");
+		return -1;
+	}
+	close(p[0]);
+	t0 = now_ms();
+	usleep(ms * 1000 / 2);
+	sw = now_ms() - t0;
+	err = write_file(TR "trace_clock", clock);
+	if (hold_wait(pid) || err) {
+		snprintf(why, len, "the hold or the switch to %s failed", clock);
+		return -1;
+	}
+	if (now_ms() - t0 <= sw + 1) {
+		snprintf(why, len, "the hold had ended when the clock changed");
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * preempt-timing v6: a section open across a change of the trace clock
+ * has no length.  The preemptoff tracer, armed here in max mode with the
+ * "local" clock (and latency-printk where the kernel has it).  Three
+ * holds of preemption on CPU 1, by fork_load's hold_ms:
+ *   A: across local -> counter: ends on a clock of a few thousand counts,
+ *      before it began; as a length, a maximum of about 2^64 ns (6.1);
+ *   B: across counter -> local: ends "uptime" later; as a length, a
+ *      maximum of the uptime (seconds);
+ * A and B must leave no maximum of a third of the hold (the other
+ * sections of the window are a few ms; 22 ms seen on ppc64le).
+ *   C: on local alone: a real section, which must still be recorded.
+ * With latency-printk, the log must count the sections of A and B as
+ * spanning a change of the trace clock.
+ */
+static void test_latency_clock(void)
+{
+	const int ms = param_long("fork.clock_hold_ms", 600);
+	long a, b, c, back = 0;
+	char why[128] = "", rec[1024];
+	const char *msg;
+	int err, printk, kfd, lost = 0;
+
+	if (tracefs() || write_file(TR "current_tracer", "preemptoff")) {
+		skip("latency_clock", "no preemptoff tracer");
+		return;
+	}
+	err = fork_load();
+	if (err || access(HOLD, F_OK)) {
+		result("latency_clock", 0, "fork_load: %s", err ? strerror(-err) :
+		       "no hold_ms parameter");
+		return;
+	}
+	printk = !write_file(TR "options/latency-printk", "1");
+	kfd = kmsg_open();
+	if (nofunction() ||
+	    write_file(TR "trace_clock", "local") ||
+	    write_file(TR "tracing_thresh", "0") ||
+	    write_file(TR "tracing_max_latency", "0")) {
+		result("latency_clock", 0, "cannot arm the preemptoff tracer in max mode");
+		return;
+	}
+	if (hold_across(ms, "counter", why, sizeof(why)))
+		goto cannot;
+	a = max_us();
+	if (hold_across(ms, "local", why, sizeof(why)))
+		goto cannot;
+	b = max_us();
+	if (hold_wait(hold_start(1, ms / 2))) {
+		snprintf(why, sizeof(why), "the last hold failed");
+		goto cannot;
+	}
+	c = max_us();
+	write_file(TR "current_tracer", "nop");
+
+	while (kfd >= 0 && (msg = kmsg_next(kfd, rec, sizeof(rec), &lost)))
+		if (strstr(msg, " section(s) spanned a change of the trace clock"))
+			back += atol(msg);
+	if (kfd >= 0)
+		close(kfd);
+	margin("latency_clock", b, ms * 1000L / 3);
+	result("latency_clock",
+	       a >= 0 && a < ms * 1000L / 3 && b < ms * 1000L / 3 &&
+	       c >= ms * 1000 / 6 && (!printk || back >= 2),
+	       "max after a hold of %d ms across local->counter: %ld us, across counter->local: %ld us, after %d ms on local: %ld us (limits: under %d ms, then at least %d ms)%s%ld section(s) counted as spanning a clock change",
+	       ms, a, b, ms / 2, c, ms / 3, ms / 6,
+	       printk ? "; latency-printk: " : "; no latency-printk option; ",
+	       back);
+	return;
+cannot:
+	write_file(TR "current_tracer", "nop");
+	skip("latency_clock", "%s", why);
+}
+
+/* the records logged since @fd was opened that contain @needle: count, first in @hit */
+static int kmsg_grep(int fd, const char *needle, char *hit, size_t len)
+{
+	char rec[2048];
+	const char *msg;
+	int n = 0, lost = 0;
+
+	while (fd >= 0 && (msg = kmsg_next(fd, rec, sizeof(rec), &lost))) {
+		if (!strstr(msg, needle))
+			continue;
+		if (!n++ && hit)
+			snprintf(hit, len, "%.*s", (int)strcspn(msg, "\n"), msg);
+	}
+	return n;
+}
+
+/* the pid of the latency reporter's thread (latency_report), 0 if none */
+static int reporter_pid(void)
+{
+	char path[64], comm[32];
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+	int pid = 0;
+
+	while (d && !pid && (e = readdir(d))) {
+		pid = atoi(e->d_name);
+		snprintf(path, sizeof(path), "/proc/%d/comm", pid);
+		if (pid <= 0 || read_file(path, comm, sizeof(comm)) <= 0 ||
+		    strcmp(comm, "latency_report\n"))
+			pid = 0;
+	}
+	if (d)
+		closedir(d);
+	return pid;
+}
+
+/*
+ * preempt-timing v6: the kernel-log report of the preemptoff tracer's hits
+ * (trace option latency-printk), the tracer armed here through tracefs
+ * with tracing_thresh fork.printk_thresh_us (50 ms).  A hold on CPU 1 of a
+ * third of the threshold must not be reported; one of 6 times the
+ * threshold must be, once, as a non-preemptible section on CPU 1 that
+ * starts and ends in fork_load's hold_set(); the same hold with the
+ * option off must not be; the same hold under a spinlock must be reported
+ * in hold_lock_set(), the lock's caller, not in the lock functions.  The option is one file of
+ * the trace array, also in an instance, and takes 0 and 1 however many
+ * latency tracers are built: no "Could not create tracefs" in the log.
+ * The reporter's thread (latency_report) is made when the option is first
+ * set: none before, one after.
+ */
+static void test_latency_printk(void)
+{
+	const long thresh = param_long("fork.printk_thresh_us", 50000);
+	char v[16], hit[512] = "", lhit[512] = "", opt[8] = "", err[256] = "";
+	int kfd, n_off, n_short, n_long, n_lock, e, errs;
+
+	if (tracefs() || write_file(TR "current_tracer", "preemptoff")) {
+		skip("latency_printk", "no preemptoff tracer");
+		return;
+	}
+	e = fork_load();
+	if (e || access(HOLD, F_OK)) {
+		result("latency_printk", 0, "fork_load: %s", e ? strerror(-e) :
+		       "no hold_ms parameter");
+		return;
+	}
+	mkdir(TR "instances/fork_printk", 0755);
+	snprintf(v, sizeof(v), "%ld", thresh);
+	if (nofunction() ||
+	    write_file(TR "tracing_thresh", v)) {
+		result("latency_printk", 0, "cannot arm the preemptoff tracer");
+		goto out;
+	}
+	/* made when the option is first set: a kernel that never does has none */
+	if (reporter_pid()) {
+		result("latency_printk", 0, "the reporter's thread runs before latency-printk was ever set");
+		goto out;
+	}
+	for (int i = 0; i < 2; i++) {
+		e = write_file(TR "options/latency-printk", i ? "1" : "0");
+		if (e || read_file(TR "options/latency-printk", opt, sizeof(opt)) < 0 ||
+		    opt[0] != '0' + i) {
+			result("latency_printk", 0, "options/latency-printk: writing %d: %s, read back \"%.*s\"",
+			       i, e ? strerror(-e) : "ok", (int)strcspn(opt, "\n"), opt);
+			goto out;
+		}
+	}
+	if (!reporter_pid()) {
+		result("latency_printk", 0, "no reporter's thread once latency-printk was set");
+		goto out;
+	}
+	if (access(TR "instances/fork_printk/options/latency-printk", F_OK)) {
+		result("latency_printk", 0, "an instance has no options/latency-printk: %s",
+		       strerror(errno));
+		goto out;
+	}
+
+	kfd = kmsg_open();
+	/* the option off: a long hold is no report */
+	write_file(TR "options/latency-printk", "0");
+	hold_wait(hold_start(1, thresh * 6 / 1000));
+	usleep(500 * 1000);	/* the report is printed by the reporter's thread */
+	n_off = kmsg_grep(kfd, "start: hold_set+", NULL, 0);
+	write_file(TR "options/latency-printk", "1");
+	hold_wait(hold_start(1, thresh / 3000));
+	usleep(500 * 1000);
+	n_short = kmsg_grep(kfd, "start: hold_set+", NULL, 0);
+	hold_wait(hold_start(1, thresh * 6 / 1000));
+	usleep(500 * 1000);
+	n_long = kmsg_grep(kfd, "start: hold_set+", hit, sizeof(hit));
+	hold_wait(hold_param(HOLD_LOCK, 1, thresh * 6 / 1000, -1));
+	usleep(500 * 1000);
+	n_lock = kmsg_grep(kfd, "start: hold_lock_set+", lhit, sizeof(lhit));
+	if (kfd >= 0)
+		close(kfd);
+	kfd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK);	/* the whole log */
+	errs = kmsg_grep(kfd, "Could not create tracefs", err, sizeof(err));
+	if (kfd >= 0)
+		close(kfd);
+
+	result("latency_printk",
+	       !n_off && !n_short && n_long == 1 &&
+	       strstr(hit, "us non-preemptible critical section on CPU 1 ") &&
+	       strstr(hit, "end: hold_set+") && n_lock == 1 &&
+	       strstr(lhit, "end: hold_lock_set+") && !errs,
+	       "the option off, a hold of %ld ms: %d report(s); on, a hold of %ld ms: %d report(s); of %ld ms: %d report(s)%s%s; under a spinlock: %d report(s)%s%s; %d \"Could not create tracefs\" line(s)%s%s",
+	       thresh * 6 / 1000, n_off, thresh / 3000, n_short,
+	       thresh * 6 / 1000, n_long, n_long ? ": " : "", hit,
+	       n_lock, n_lock ? ": " : "", lhit, errs, errs ? ": " : "", err);
+out:
+	write_file(TR "options/latency-printk", "0");
+	write_file(TR "current_tracer", "nop");
+	rmdir(TR "instances/fork_printk");
+}
+
+/*
+ * One phase of latency_pause: a hold of @ms on CPU 1 while a reader of
+ * "trace" is open (pause-on-trace stops tracing), then the same hold with
+ * the reader closed.  The reports of hold_set() in the log for each into
+ * @n_open, @n_closed; tracing_max_latency after each into @max_open,
+ * @max_closed.  0, or -1 when "trace" cannot be opened.
+ */
+static int pause_phase(int ms, int *n_open, int *n_closed, long *max_open,
+		       long *max_closed, char *hit, size_t len)
+{
+	int kfd = kmsg_open(), fd = open(TR "trace", O_RDONLY);
+
+	if (fd < 0) {
+		if (kfd >= 0)
+			close(kfd);
+		return -1;
+	}
+	hold_wait(hold_start(1, ms));
+	usleep(500 * 1000);	/* the report is printed by the reporter's thread */
+	*max_open = max_us();
+	*n_open = kmsg_grep(kfd, "start: hold_set+", NULL, 0);
+	close(fd);
+	hold_wait(hold_start(1, ms));
+	usleep(500 * 1000);
+	*max_closed = max_us();
+	*n_closed = kmsg_grep(kfd, "start: hold_set+", hit, len);
+	if (kfd >= 0)
+		close(kfd);
+	return 0;
+}
+
+/*
+ * preempt-timing v6: armed from the command line alone, as the cover and
+ * the documentation show it (ftrace=preemptoff tracing_thresh=50000
+ * trace_options=nofunction-trace,latency-printk): the option is applied
+ * before kthreads can start, and the reporter's thread must start in the
+ * early initcall.  The thread runs, the option reads 1, and a hold of
+ * 300 ms on CPU 1 is reported, at once: the boot must not have used up
+ * the ratelimit (10 reports in 5 s).  Under TCG the trace clock switches
+ * to "global" in a late initcall, and every section open across it, and
+ * all those of the drains that print their count, are counted: counts
+ * wait for a hit or the end of the interval.
+ */
+static void test_latency_cmdline(void)
+{
+	char opt[8] = "", cur[32] = "", hit[512] = "";
+	int kfd, n, e, boot, pid = reporter_pid();
+
+	if (tracefs()) {
+		result("latency_cmdline", 0, "cannot mount tracefs");
+		return;
+	}
+	read_file(TR "options/latency-printk", opt, sizeof(opt));
+	read_file(TR "current_tracer", cur, sizeof(cur));
+	if (strcmp(cur, "preemptoff\n") || opt[0] != '1') {
+		result("latency_cmdline", 0, "not armed from the command line: current_tracer \"%.*s\", latency-printk \"%.*s\"",
+		       (int)strcspn(cur, "\n"), cur, (int)strcspn(opt, "\n"), opt);
+		return;
+	}
+	e = fork_load();
+	if (e || access(HOLD, F_OK)) {
+		result("latency_cmdline", 0, "fork_load: %s", e ? strerror(-e) : "no hold_ms parameter");
+		return;
+	}
+	/*
+	 * what the reporter printed during the boot, from the start: hits
+	 * and summaries (under TCG the trace clock switches to "global" in a
+	 * late initcall, and the sections across it are counted)
+	 */
+	kfd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK);
+	boot = kmsg_grep(kfd, " critical section on CPU ", NULL, 0);
+	if (kfd >= 0)
+		close(kfd);
+	kfd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK);
+	boot += kmsg_grep(kfd, " section(s) ", NULL, 0);
+	if (kfd >= 0)
+		close(kfd);
+	kfd = kmsg_open();
+	hold_wait(hold_start(1, 300));
+	usleep(500 * 1000);	/* the report is printed by the reporter's thread */
+	n = kmsg_grep(kfd, "start: hold_set+", hit, sizeof(hit));
+	if (kfd >= 0)
+		close(kfd);
+	result("latency_cmdline", pid > 0 && boot < 10 && n == 1,
+	       "the reporter's thread %s; %d report(s) and summaries during the boot (10 use up the ratelimit's burst); a hold of 300 ms: %d report(s)%s%s",
+	       pid > 0 ? "runs" : "does not run", boot, n, n ? ": " : "", hit);
+}
+
+/*
+ * preempt-timing v6: a hit is what the tracer records, and with
+ * pause-on-trace (the tracer sets it) a reader of "trace" stops tracing.
+ * Max mode (tracing_thresh 0): the maximum set to a third of the hold, so
+ * that only the hold can be a new one, a hold of fork.pause_hold_ms on
+ * CPU 1 while the reader is open must be neither the maximum nor
+ * reported; the same hold after it closed must be both.  Threshold mode
+ * (tracing_thresh a third of the hold): not reported while the reader is
+ * open, reported after.
+ */
+static void test_latency_pause(void)
+{
+	const int ms = param_long("fork.pause_hold_ms", 300);
+	char v[32], hit[512] = "", hit2[512] = "";
+	int n_open, n_closed, t_open, t_closed, e;
+	long max_open, max_closed, t_max_open, t_max_closed;
+
+	if (tracefs() || write_file(TR "current_tracer", "preemptoff")) {
+		skip("latency_pause", "no preemptoff tracer");
+		return;
+	}
+	e = fork_load();
+	if (e || access(HOLD, F_OK)) {
+		result("latency_pause", 0, "fork_load: %s", e ? strerror(-e) :
+		       "no hold_ms parameter");
+		return;
+	}
+	snprintf(v, sizeof(v), "%d", ms * 1000 / 3);
+	if (nofunction() ||
+	    write_file(TR "options/pause-on-trace", "1") ||
+	    write_file(TR "options/latency-printk", "1") ||
+	    write_file(TR "tracing_thresh", "0") ||
+	    write_file(TR "tracing_max_latency", v) ||
+	    pause_phase(ms, &n_open, &n_closed, &max_open, &max_closed,
+			hit, sizeof(hit)) ||
+	    write_file(TR "tracing_thresh", v) ||
+	    pause_phase(ms, &t_open, &t_closed, &t_max_open, &t_max_closed,
+			hit2, sizeof(hit2))) {
+		result("latency_pause", 0, "cannot arm the preemptoff tracer with latency-printk, or open %strace",
+		       TR);
+		goto out;
+	}
+	result("latency_pause",
+	       !n_open && max_open == ms * 1000 / 3 && n_closed == 1 &&
+	       max_closed > ms * 1000 / 3 && !t_open && t_closed == 1,
+	       "max mode from %d us, a hold of %d ms with \"trace\" open: max %ld us, %d report(s); closed: max %ld us, %d report(s)%s%s; threshold %d us: open %d report(s), closed %d",
+	       ms * 1000 / 3, ms, max_open, n_open, max_closed, n_closed,
+	       n_closed ? ": " : "", hit, ms * 1000 / 3, t_open, t_closed);
+out:
+	write_file(TR "tracing_thresh", "0");
+	write_file(TR "options/latency-printk", "0");
+	write_file(TR "current_tracer", "nop");
+}
+
 #define BACKLOG "/sys/module/fork_load/parameters/console_backlog"
 #define FLOOD "/sys/module/fork_load/parameters/console_"
 
@@ -896,6 +1386,257 @@ static void flood_work(char *what, size_t len)
  * the compiler inlines one into the other
  */
 #define CONSOLE_CODE "console|printk|printer|serial|uart|8250|hvc|vt_|devkmsg"
+
+/*
+ * Did the kernel take @name from its command line?  It passes the ones it
+ * does not know to the init, and says so in the log.
+ */
+static int kernel_param_unknown(const char *name)
+{
+	int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK), lost = 0, found = 0;
+	char rec[2048];
+	const char *msg;
+
+	while (fd >= 0 && (msg = kmsg_next(fd, rec, sizeof(rec), &lost)))
+		if (strstr(msg, "Unknown kernel command line parameters") &&
+		    strstr(msg, name))
+			found = 1;
+	if (fd >= 0)
+		close(fd);
+	return found;
+}
+
+/*
+ * preempt-timing v6: booted with trace_console_latency, the preemptoff
+ * tracer (ftrace=preemptoff) times the console output of printk(): the
+ * backlog of fork.backlog_records records that a console_lock() holder
+ * leaves to a printk() caller (fork_load's console_backlog) is written by
+ * that caller with preemption disabled, a section in the console code over
+ * fork.console_thresh_us (25 ms).  Without the option (the control:
+ * trace_console_latency=0) the driver calls are left out of the sections
+ * and none is seen.
+ */
+static void test_latency_console(void)
+{
+	long thresh = param_long("fork.console_thresh_us", 25000);
+	long records = param_long("fork.backlog_records", 4000);
+	char n[24], why[128], res[400] = "";
+	int err;
+
+	if (kernel_param_unknown("trace_console_latency")) {
+		result("latency_console", 0, "this kernel has no trace_console_latency");
+		return;
+	}
+	if (max_mode(why, sizeof(why))) {
+		result("latency_console", 0, "%s", why);
+		return;
+	}
+	err = guard_events(thresh);
+	if (err) {
+		result("latency_console", 0, "cannot record preemptirq:critical_timing in %s: %s",
+		       GI, strerror(-err));
+		return;
+	}
+	guard_reset(CONSOLE_CODE);
+	snprintf(n, sizeof(n), "%ld", records);
+	err = fork_load();
+	if (!err) {
+		window_open();
+		err = write_file(BACKLOG, n);
+		window_close();
+	}
+	read_file(FLOOD "result", res, sizeof(res));
+	res[strcspn(res, "\n")] = '\0';
+	if (err == -ENODEV) {
+		skip("latency_console", "needs a second online CPU");
+		return;
+	}
+	if (err) {
+		result("latency_console", 0, "%ld records: not taken over by a printk() caller, the load did not happen (%s): %s",
+		       records, strerror(-err), res);
+		return;
+	}
+	result("latency_console", guard_n > 0,
+	       "%ld records left to a printk() caller (%s): %d of %d section(s) over %ld us in the console code%s%s",
+	       records, res, guard_n, guard_total, thresh,
+	       guard_n ? ": " : "", guard_hit);
+}
+
+/*
+ * preempt-timing v6: the latency reports are logged at KERN_DEBUG, and no
+ * console writes them at the default loglevel: booted with
+ * trace_console_latency, a report written to a slow console would be a
+ * section that reports itself.  The preemptoff tracer armed here
+ * (tracing_thresh fork.output_thresh_us, 20 ms, latency-printk), a
+ * console that takes 200 ms per record (fork_load's console_slow_us), a
+ * hold of 300 ms on CPU 1: its report must be logged, every record of it
+ * at level 7 (/dev/kmsg), and no section of the reporter's thread
+ * (latency_report) reported.  Then the same with the console loglevel
+ * raised to 8, so that the console writes the report, 200 ms a record,
+ * timed: the reporter's own sections are still not reported (they would
+ * report themselves for as long as the system runs).
+ */
+static void test_latency_report_output(void)
+{
+	const long thresh = param_long("fork.output_thresh_us", 20000);
+	char v[16], hit[2][512] = { "", "" }, self[512] = "", rec[2048], level[64] = "";
+	int kfd, n[2] = { 0, 0 }, n_self[2] = { 0, 0 }, n_long = 0, n_level = 0, e, lost = 0;
+	long longest = 0;
+	const char *msg;
+
+	if (kernel_param_unknown("trace_console_latency")) {
+		result("latency_report_output", 0, "this kernel has no trace_console_latency");
+		return;
+	}
+	if (tracefs() || write_file(TR "current_tracer", "preemptoff")) {
+		skip("latency_report_output", "no preemptoff tracer");
+		return;
+	}
+	e = fork_load();
+	if (e || access(HOLD, F_OK)) {
+		result("latency_report_output", 0, "fork_load: %s",
+		       e ? strerror(-e) : "no hold_ms parameter");
+		return;
+	}
+	snprintf(v, sizeof(v), "%ld", thresh);
+	if (nofunction() || write_file(TR "tracing_thresh", v) ||
+	    write_file(TR "options/latency-printk", "1")) {
+		result("latency_report_output", 0, "cannot arm the preemptoff tracer with latency-printk");
+		goto out;
+	}
+	e = write_file(FLOOD "slow_us", "200000");
+	if (e) {
+		result("latency_report_output", 0, "cannot register the slow console: %s",
+		       strerror(-e));
+		goto out;
+	}
+	/* 0: the default console loglevel; 1: raised, the consoles write the reports */
+	for (int ph = 0; ph < 2; ph++) {
+		if (ph)
+			write_file("/proc/sys/kernel/printk", "8");
+		kfd = kmsg_open();
+		hold_wait(hold_start(1, 300));
+		sleep(5);	/* the report, ~15 records of 200 ms, and what they cause */
+		while (kfd >= 0 && (msg = kmsg_next(kfd, rec, sizeof(rec), &lost))) {
+			if (!strstr(msg, " critical section on CPU "))
+				continue;
+			if (atoi(rec) != 7 && !n_level++)
+				snprintf(level, sizeof(level), "%.*s", (int)strcspn(rec, ";"), rec);
+			if (strstr(msg, "start: hold_set+") && !n[ph]++)
+				snprintf(hit[ph], sizeof(hit[ph]), "%.*s", (int)strcspn(msg, "\n"), msg);
+			if (strstr(msg, "(latency_report/")) {
+				n_self[ph]++;
+				if (atol(msg) >= 200000 / 3 &&
+				    strstr(msg, "start: vprintk_emit+") &&
+				    strstr(msg, "end: vprintk_emit+") && !n_long++)
+					snprintf(self, sizeof(self), "%.*s",
+						 (int)strcspn(msg, "\n"), msg);
+				longest = atol(msg) > longest ? atol(msg) : longest;
+			}
+		}
+		if (kfd >= 0)
+			close(kfd);
+	}
+	write_file("/proc/sys/kernel/printk", "7");
+	write_file(FLOOD "slow_us", "0");
+	margin("latency_report_output", longest, 200000 / 3);
+	result("latency_report_output", n[0] == 1 && n[1] == 1 && !n_self[0] && !n_self[1] && !n_level,
+	       "a hold of 300 ms: %d report(s)%s%s; with the console loglevel raised: %d report(s)%s%s; report records not at level 7: %d%s%s; sections of the reporter's thread reported: %d, then %d, the longest %ld us; whole printk()s of its own over a third of a record's write (%d us): %d%s%s",
+	       n[0], n[0] ? ": " : "", hit[0], n[1], n[1] ? ": " : "", hit[1],
+	       n_level, n_level ? ", the first: " : "", level,
+	       n_self[0], n_self[1], longest, 200000 / 3, n_long, n_long ? ": " : "", self);
+out:
+	write_file(TR "options/latency-printk", "0");
+	write_file(TR "current_tracer", "nop");
+}
+
+/*
+ * preempt-timing v6: NMI exit closes the irqs-off section NMI entry
+ * opened.  It did only under lockdep: without it the section ran on in
+ * the interrupted context until its next interrupt enable.  The irqsoff
+ * tracer, armed here, its event recorded over 100 us; a user-space loop
+ * on CPU 1 for 2 s while 100 NMIs are sent there (fork_load's nmi_cpu1,
+ * x86): no irqs-off section over 100 us that starts in the NMI path and
+ * ends outside it.  One that starts and ends in it is the NMI's own (as
+ * with lockdep; over 100 us only when the host took the vCPU away, under
+ * single-threaded TCG a slice of the other vCPU): counted, not judged.
+ * It cannot judge with lockdep (which closes the section) or without the
+ * irqsoff tracer.
+ */
+static void test_latency_nmi(void)
+{
+	cpu_set_t mine, cpu0;
+	double t_fork, t_nmi, t_nmi_end;
+	int e, st;
+	pid_t pid;
+
+	if (!access("/proc/lockdep", F_OK)) {
+		skip("latency_nmi", "lockdep closes the NMI's section: needs a kernel without it");
+		return;
+	}
+	if (tracefs() || write_file(TR "current_tracer", "irqsoff")) {
+		skip("latency_nmi", "no irqsoff tracer");
+		return;
+	}
+	e = fork_load();
+	if (e || access("/sys/module/fork_load/parameters/nmi_cpu1", F_OK)) {
+		result("latency_nmi", 0, "fork_load: %s", e ? strerror(-e) : "no nmi_cpu1 parameter");
+		goto out;
+	}
+	/* the tracer's event, not its reports: those are ratelimited */
+	e = guard_events(100);
+	if (e || nofunction() || write_file(TR "tracing_thresh", "100")) {
+		result("latency_nmi", 0, "cannot arm the irqsoff tracer or record its event");
+		goto out;
+	}
+	guard_reset("nmi");
+	guard_escape = 1;
+	/* this process on CPU 0, the loop alone on CPU 1 */
+	sched_getaffinity(0, sizeof(mine), &mine);
+	CPU_ZERO(&cpu0);
+	CPU_SET(0, &cpu0);
+	sched_setaffinity(0, sizeof(cpu0), &cpu0);
+	window_open();
+	pid = fork();
+	if (!pid) {
+		cpu_set_t set;
+		double t0;
+
+		CPU_ZERO(&set);
+		CPU_SET(1, &set);
+		sched_setaffinity(0, sizeof(set), &set);
+		for (t0 = now_ms(); now_ms() - t0 < 2000;)
+			for (volatile int i = 0; i < 5000000; i++)
+				;
+		_exit(0);
+	}
+	t_fork = now_ms();
+	usleep(100 * 1000);
+	t_nmi = now_ms() - t_fork;
+	e = write_file("/sys/module/fork_load/parameters/nmi_cpu1", "100");
+	t_nmi_end = now_ms() - t_fork;
+	waitpid(pid, &st, 0);
+	window_close();
+	sched_setaffinity(0, sizeof(mine), &mine);
+	if (e == -ENODEV) {
+		skip("latency_nmi", "no NMI to send on this arch");
+		goto out;
+	}
+	if (e) {
+		result("latency_nmi", 0, "nmi_cpu1: %s", strerror(-e));
+		goto out;
+	}
+	if (!guard_total) {
+		skip("latency_nmi", "no irqs-off section over 100 us was recorded in the window: cannot judge");
+		goto out;
+	}
+	result("latency_nmi", !guard_n,
+	       "100 NMIs on CPU 1 running a user-space loop (sent %.0f-%.0f ms into it): %d of %d irqs-off section(s) over 100 us start in the NMI path and end outside it, %d start and end in it%s%s",
+	       t_nmi, t_nmi_end, guard_n, guard_total, guard_inside, guard_n ? ": " : "", guard_hit);
+out:
+	write_file(TR "tracing_thresh", "0");
+	write_file(TR "current_tracer", "nop");
+}
 
 /* console-resched: console output holds no long section */
 static void test_console(void)
@@ -2184,10 +2925,18 @@ static const struct {
 	{ "console_reset_irq", test_console_reset_irq, 1, NULL },
 	{ "preempt_bench", test_preempt_bench, 0, NULL },
 	{ "preemptoff_kunit", test_preemptoff_kunit, 0, "preemptoff" },
+	{ "latency_report_kunit", test_latency_report_kunit, 0, "latency_report" },
 	{ "softirq_kunit", test_softirq_kunit, 0, "softirq_context" },
 	{ "tasklet_takeover", test_tasklet_takeover, 1, NULL },
 	{ "softirq_throttle", test_softirq_throttle, 1, NULL },
 	{ "preemptoff_printk", test_preemptoff_printk, 1, NULL },
+	{ "latency_clock", test_latency_clock, 1, NULL },
+	{ "latency_printk", test_latency_printk, 1, NULL },
+	{ "latency_cmdline", test_latency_cmdline, 1, NULL },
+	{ "latency_pause", test_latency_pause, 1, NULL },
+	{ "latency_console", test_latency_console, 1, NULL },
+	{ "latency_report_output", test_latency_report_output, 1, NULL },
+	{ "latency_nmi", test_latency_nmi, 1, NULL },
 	{ "preemptoff_hist", test_preemptoff_hist, 1, NULL },
 	{ "softirq_hold", test_softirq_hold, 0, NULL },
 	{ "lat", test_lat, 2, NULL },

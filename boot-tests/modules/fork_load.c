@@ -70,6 +70,10 @@
 #include <linux/slab.h>
 #include <linux/smp.h>
 #include <linux/hrtimer.h>
+#ifdef CONFIG_X86
+#include <asm/apic.h>
+#include <asm/nmi.h>
+#endif
 #include <linux/timekeeping.h>
 #include <linux/atomic.h>
 #include <linux/kernel.h>
@@ -317,6 +321,22 @@ static bool fork_con_sync(void)
 	return READ_ONCE(fc.synced);
 }
 
+/*
+ * The counting console registered for a flood of @total records, and what
+ * was logged before written: 0, or -ENODEV / -ETIMEDOUT with the console
+ * unregistered again.
+ */
+static int fork_con_begin(unsigned int total)
+{
+	int err = fork_con_start(total);
+
+	if (!err && !fork_con_sync())
+		err = -ETIMEDOUT;
+	if (err)
+		unregister_console(&fork_con);
+	return err;
+}
+
 /* wait up to @limit_ms for the flood's last record to be written */
 static bool fork_con_wait_ms(unsigned int limit_ms)
 {
@@ -412,8 +432,7 @@ static int fork_console_backlog(unsigned int records)
 	}
 	kthread_bind(taker, cpu);
 	printer = fork_printer_get();
-	if (fork_con_start(records) || !fork_con_sync()) {
-		unregister_console(&fork_con);
+	if (fork_con_begin(records)) {
 		kthread_stop(taker);
 		migrate_enable();
 		if (printer)
@@ -554,11 +573,8 @@ static int fork_flood(enum fork_flood_mode mode, unsigned int records,
 	lat = vmalloc(array_size(records, sizeof(*lat)));
 	if (!lat)
 		return -ENOMEM;
-	err = fork_con_start(records);
-	if (!err && !fork_con_sync())
-		err = -ETIMEDOUT;
+	err = fork_con_begin(records);
 	if (err) {
-		unregister_console(&fork_con);
 		vfree(lat);
 		return err;
 	}
@@ -815,11 +831,9 @@ static int fork_console_reset_irq(const char *nonce)
 	int err;
 
 	strscpy(reset_nonce, nonce, sizeof(reset_nonce));
-	err = fork_con_start(RESET_IRQ_RECORDS);
-	if (!err && !fork_con_sync())
-		err = -ETIMEDOUT;
+	err = fork_con_begin(RESET_IRQ_RECORDS);
 	if (err)
-		goto out;
+		goto out;	/* unregistered: unregistering again is -ENODEV */
 	cpu = cpumask_first(cpu_online_mask);
 	other = cpumask_any_but(cpu_online_mask, cpu);
 	if (other >= nr_cpu_ids) {
@@ -892,9 +906,7 @@ static int fork_console_wake_once(unsigned int records, u64 *written_ns)
 	int err;
 
 	*written_ns = 0;
-	err = fork_con_start(records);
-	if (!err && !fork_con_sync())
-		err = -ETIMEDOUT;
+	err = fork_con_begin(records);
 	if (err)
 		return err;
 	console_lock();
@@ -990,13 +1002,9 @@ static struct task_struct *fork_producer_start(struct fork_producer *p)
 	struct task_struct *producer;
 	int cpu, err;
 
-	err = fork_con_start(0);
-	if (!err && !fork_con_sync())
-		err = -ETIMEDOUT;
-	if (err) {
-		unregister_console(&fork_con);
+	err = fork_con_begin(0);
+	if (err)
 		return ERR_PTR(err);
-	}
 	migrate_disable();
 	cpu = cpumask_any_but(cpu_online_mask, smp_processor_id());
 	producer = cpu < nr_cpu_ids ?
@@ -1187,6 +1195,123 @@ static int hog_set(unsigned int ms)
 
 FORK_COUNT_PARAM(hog_ms, 1000, hog_set);
 MODULE_PARM_DESC(hog_ms, "Write MS to spin MS ms with preemption disabled");
+
+/*
+ * A section of a known length for the latency tracers: preemption held
+ * off for MS ms by the clocksource (mdelay() is far off under TCG).
+ */
+static int hold_set(unsigned int ms)
+{
+	preempt_disable();
+	fork_busy_us(ms * USEC_PER_MSEC);
+	preempt_enable();
+	return 0;
+}
+
+FORK_COUNT_PARAM(hold_ms, 2000, hold_set);
+MODULE_PARM_DESC(hold_ms, "Write MS to hold preemption disabled for MS ms, by the clocksource");
+
+/*
+ * The same under a spinlock: the latency tracers name the lock's caller,
+ * not the lock function, as the start and the end of the section.
+ */
+static DEFINE_SPINLOCK(fork_hold_lock);
+
+static int hold_lock_set(unsigned int ms)
+{
+	spin_lock(&fork_hold_lock);
+	fork_busy_us(ms * USEC_PER_MSEC);
+	spin_unlock(&fork_hold_lock);
+	return 0;
+}
+
+FORK_COUNT_PARAM(hold_lock_ms, 2000, hold_lock_set);
+MODULE_PARM_DESC(hold_lock_ms, "Write MS to hold a spinlock for MS ms, by the clocksource");
+
+/*
+ * nmi_cpu1: N NMIs sent to CPU 1, 5 ms apart, each claimed by a handler of
+ * this module (x86: the local APIC's NMI delivery); -ENODEV elsewhere.
+ */
+#ifdef CONFIG_X86
+static atomic_t fork_nmi_pending, fork_nmi_seen;
+
+static int fork_nmi_fn(unsigned int type, struct pt_regs *regs)
+{
+	if (!atomic_add_unless(&fork_nmi_pending, -1, 0))
+		return NMI_DONE;
+	atomic_inc(&fork_nmi_seen);
+	return NMI_HANDLED;
+}
+
+static int fork_nmi_cpu1(unsigned int n)
+{
+	unsigned int i;
+	int ret;
+
+	if (!cpu_online(1))
+		return -ENODEV;
+	ret = register_nmi_handler(NMI_LOCAL, fork_nmi_fn, 0, "fork_nmi");
+	if (ret)
+		return ret;
+	atomic_set(&fork_nmi_seen, 0);
+	for (i = 0; i < n; i++) {
+		atomic_inc(&fork_nmi_pending);
+		apic->send_IPI(1, NMI_VECTOR);
+		msleep(5);
+	}
+	msleep(20);
+	unregister_nmi_handler(NMI_LOCAL, "fork_nmi");
+	atomic_set(&fork_nmi_pending, 0);
+	pr_info("fork_load: %d of %u NMIs on CPU 1\n",
+		atomic_read(&fork_nmi_seen), n);
+	return atomic_read(&fork_nmi_seen) ? 0 : -EIO;
+}
+#else
+static int fork_nmi_cpu1(unsigned int n)
+{
+	return -ENODEV;
+}
+#endif
+
+FORK_COUNT_PARAM(nmi_cpu1, 1000, fork_nmi_cpu1);
+MODULE_PARM_DESC(nmi_cpu1, "Write N to send N NMIs to CPU 1, 5 ms apart (x86)");
+
+/*
+ * A slow console for the records logged meanwhile: the counting console
+ * registered, each write busy for US microseconds; 0 unregisters it.
+ */
+static bool fork_slow_registered;
+
+static int fork_console_slow_set(const char *val, const struct kernel_param *kp)
+{
+	unsigned int us;
+	int ret = kstrtouint(val, 0, &us);
+
+	if (ret)
+		return ret;
+	if (!us) {
+		WRITE_ONCE(fc.slow_us, 0);
+		if (fork_slow_registered)
+			unregister_console(&fork_con);
+		fork_slow_registered = false;
+		return 0;
+	}
+	if (!fork_slow_registered) {
+		ret = fork_con_begin(0);
+		if (ret)
+			return ret;
+		fork_slow_registered = true;
+	}
+	WRITE_ONCE(fc.slow_us, us);
+	return 0;
+}
+
+static const struct kernel_param_ops fork_console_slow_ops = {
+	.set	= fork_console_slow_set,
+};
+module_param_cb(console_slow_us, &fork_console_slow_ops, NULL, 0200);
+MODULE_PARM_DESC(console_slow_us,
+		 "Write US to register a console that takes US us per record; 0 unregisters it");
 
 /*
  * Tasklets queued on a CPU that goes offline must move to another CPU
