@@ -678,35 +678,62 @@ static void window_open(void)
 	write_file(TR "tracing_max_latency", "0");
 }
 
+/* one line of the guard instance's trace: a section to judge */
+static void window_line(const char *l)
+{
+	if (!strstr(l, "critical_timing:"))
+		return;
+	guard_total++;
+	if (!guard_attr || !attributed_at(l, "start=", guard_attr))
+		return;
+	if (guard_escape && (!token_attributed(l, "start=", guard_attr) ||
+			     token_attributed(l, "end=", guard_attr))) {
+		guard_inside++;
+		return;
+	}
+	if (strstr(l, "delta=") && atol(strstr(l, "delta=") + 6) / 1000 > guard_max_us)
+		guard_max_us = atol(strstr(l, "delta=") + 6) / 1000;
+	if (!guard_n++)	/* the task, its CPU and the event */
+		snprintf(guard_hit, sizeof(guard_hit), "%s", l + strspn(l, " "));
+}
+
+/*
+ * The window's sections: the whole trace of the guard's instance, read a
+ * chunk at a time (a window of a TCG guest can hold more than any fixed
+ * buffer: the ticks' irqs-off sections alone), every line judged.
+ */
 static void window_close(void)
 {
-	static char buf[65536];
-	char max[300], *l, *save;
+	char max[300], buf[8192], *l, *nl;
+	size_t have = 0;
+	ssize_t n;
+	int fd;
 
 	read_max(max, sizeof(max));
 	if (guard_attr && attributed(max, guard_attr) && atol(max) > window_us) {
 		window_us = atol(max);
 		snprintf(window_hit, sizeof(window_hit), "%s", max);
 	}
-	if (read_whole(GI "trace", buf, sizeof(buf)) < 0)
+	fd = open(GI "trace", O_RDONLY);
+	if (fd < 0)
 		return;
-	for (l = strtok_r(buf, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
-		if (!strstr(l, "critical_timing:"))
-			continue;
-		guard_total++;
-		if (!guard_attr || !attributed_at(l, "start=", guard_attr))
-			continue;
-		if (guard_escape && (!token_attributed(l, "start=", guard_attr) ||
-				     token_attributed(l, "end=", guard_attr))) {
-			guard_inside++;
-			continue;
+	while ((n = read(fd, buf + have, sizeof(buf) - 1 - have)) > 0) {
+		have += n;
+		buf[have] = '\0';
+		for (l = buf; (nl = strchr(l, '\n')); l = nl + 1) {
+			*nl = '\0';
+			window_line(l);
 		}
-		if (strstr(l, "delta=") && atol(strstr(l, "delta=") + 6) / 1000 > guard_max_us)
-			guard_max_us = atol(strstr(l, "delta=") + 6) / 1000;
-		if (!guard_n++)	/* the task, its CPU and the event */
-			snprintf(guard_hit, sizeof(guard_hit), "%s",
-				 l + strspn(l, " "));
+		have -= l - buf;
+		memmove(buf, l, have);
+		if (have == sizeof(buf) - 1)	/* a line longer than buf */
+			have = 0;
 	}
+	if (have) {
+		buf[have] = '\0';
+		window_line(buf);
+	}
+	close(fd);
 }
 
 /*
