@@ -654,6 +654,7 @@ static int guard_n, guard_total;
  * end outside it (guard_inside counts those that end in it too)
  */
 static int guard_escape, guard_inside;
+static long guard_inside_max_us;
 
 /* the guard's instance, recording the sections over @thresh_us: 0 or -errno */
 static int guard_events(long thresh_us)
@@ -675,6 +676,7 @@ static void guard_reset(const char *attr)
 	window_us = guard_max_us = 0;
 	guard_n = guard_total = 0;
 	guard_escape = guard_inside = 0;
+	guard_inside_max_us = 0;
 	window_hit[0] = guard_hit[0] = '\0';
 }
 
@@ -690,6 +692,8 @@ static void window_open(void)
 /* one line of the guard instance's trace: a section to judge */
 static void window_line(const char *l)
 {
+	long us = strstr(l, "delta=") ? atol(strstr(l, "delta=") + 6) / 1000 : 0;
+
 	if (!strstr(l, "critical_timing:"))
 		return;
 	guard_total++;
@@ -698,10 +702,12 @@ static void window_line(const char *l)
 	if (guard_escape && (!token_attributed(l, "start=", guard_attr) ||
 			     token_attributed(l, "end=", guard_attr))) {
 		guard_inside++;
+		if (token_attributed(l, "start=", guard_attr) && us > guard_inside_max_us)
+			guard_inside_max_us = us;
 		return;
 	}
-	if (strstr(l, "delta=") && atol(strstr(l, "delta=") + 6) / 1000 > guard_max_us)
-		guard_max_us = atol(strstr(l, "delta=") + 6) / 1000;
+	if (us > guard_max_us)
+		guard_max_us = us;
 	if (!guard_n++)	/* the task, its CPU and the event */
 		snprintf(guard_hit, sizeof(guard_hit), "%s", l + strspn(l, " "));
 }
@@ -923,6 +929,7 @@ static int nofunction(void)
 
 #define HOLD "/sys/module/fork_load/parameters/hold_ms"
 #define HOLD_LOCK "/sys/module/fork_load/parameters/hold_lock_ms"
+#define HOLD_IRQ_NMI "/sys/module/fork_load/parameters/hold_irq_nmi_ms"
 
 static double now_ms(void);
 
@@ -1636,22 +1643,31 @@ out:
 
 /*
  * preempt-timing v6: NMI exit closes the irqs-off section NMI entry
- * opened.  It did only under lockdep: without it the section ran on in
- * the interrupted context until its next interrupt enable.  The irqsoff
- * tracer, armed here, its event recorded over 100 us; a user-space loop
- * on CPU 1 for 2 s while 100 NMIs are sent there (fork_load's nmi_cpu1,
- * x86): no irqs-off section over 100 us that starts in the NMI path and
- * ends outside it.  One that starts and ends in it is the NMI's own (as
- * with lockdep; over 100 us only when the host took the vCPU away, under
- * single-threaded TCG a slice of the other vCPU): counted, not judged.
+ * opened, and only that one.  It did only under lockdep: without it the
+ * section ran on in the interrupted context until its next interrupt
+ * enable.  The irqsoff tracer, armed here, its event recorded over 100
+ * us; CPU 1 is sent NMIs (fork_load's nmi_cpu1, x86):
+ *   1. 100 NMIs while it runs a user-space loop for 2 s: no irqs-off
+ *      section over 100 us that starts in the NMI path and ends outside
+ *      it.  One that starts and ends in it is the NMI's own (as with
+ *      lockdep; over 100 us only when the host took the vCPU away, under
+ *      single-threaded TCG a slice of the other vCPU): counted, not
+ *      judged.
+ *   2. an NMI every 5 ms while it holds interrupts off in the kernel for
+ *      300 ms (fork_load's hold_irq_nmi_ms, written on CPU 1): the hold
+ *      stays one section, of at least a third of the hold, that starts
+ *      and ends in it; an NMI exit that closed a section it did not
+ *      open would cut it short.
  * It cannot judge with lockdep (which closes the section) or without the
  * irqsoff tracer.
  */
 static void test_latency_nmi(void)
 {
-	cpu_set_t mine, cpu0;
+	const int hold = 300;
+	cpu_set_t mine, cpu0, cpu1;
 	double t_fork, t_nmi, t_nmi_end;
-	int e, st;
+	int e, st, n1, total1, inside1;
+	char hit1[400];
 	pid_t pid;
 
 	if (!access("/proc/lockdep", F_OK)) {
@@ -1663,8 +1679,10 @@ static void test_latency_nmi(void)
 		return;
 	}
 	e = fork_load();
-	if (e || access("/sys/module/fork_load/parameters/nmi_cpu1", F_OK)) {
-		result("latency_nmi", 0, "fork_load: %s", e ? strerror(-e) : "no nmi_cpu1 parameter");
+	if (e || access("/sys/module/fork_load/parameters/nmi_cpu1", F_OK) ||
+	    access(HOLD_IRQ_NMI, F_OK)) {
+		result("latency_nmi", 0, "fork_load: %s", e ? strerror(-e) :
+		       "no nmi_cpu1 or hold_irq_nmi_ms parameter");
 		goto out;
 	}
 	/* the tracer's event, not its reports: those are ratelimited */
@@ -1701,22 +1719,48 @@ static void test_latency_nmi(void)
 	t_nmi_end = now_ms() - t_fork;
 	waitpid(pid, &st, 0);
 	window_close();
-	sched_setaffinity(0, sizeof(mine), &mine);
 	if (e == -ENODEV) {
 		skip("latency_nmi", "no NMI to send on this arch");
-		goto out;
+		goto cpus;
 	}
 	if (e) {
 		result("latency_nmi", 0, "nmi_cpu1: %s", strerror(-e));
-		goto out;
+		goto cpus;
 	}
 	if (!guard_total) {
 		skip("latency_nmi", "no irqs-off section over 100 us was recorded in the window: cannot judge");
-		goto out;
+		goto cpus;
 	}
-	result("latency_nmi", !guard_n,
-	       "100 NMIs on CPU 1 running a user-space loop (sent %.0f-%.0f ms into it): %d of %d irqs-off section(s) over 100 us start in the NMI path and end outside it, %d start and end in it%s%s",
-	       t_nmi, t_nmi_end, guard_n, guard_total, guard_inside, guard_n ? ": " : "", guard_hit);
+	n1 = guard_n;
+	total1 = guard_total;
+	inside1 = guard_inside;
+	snprintf(hit1, sizeof(hit1), "%s", guard_hit);
+
+	/* 2: the write on CPU 1, where the module holds interrupts off */
+	guard_reset("hold_irq_nmi_set");
+	guard_escape = 1;
+	CPU_ZERO(&cpu1);
+	CPU_SET(1, &cpu1);
+	window_open();
+	e = sched_setaffinity(0, sizeof(cpu1), &cpu1) ? -errno :
+	    write_long(HOLD_IRQ_NMI, hold);
+	window_close();
+	if (e == -EAGAIN) {
+		skip("latency_nmi", "no NMI came during the irqs-off hold: cannot judge");
+		goto cpus;
+	}
+	if (e) {
+		result("latency_nmi", 0, "hold_irq_nmi_ms: %s", strerror(-e));
+		goto cpus;
+	}
+	/* a floor, not a limit (checks/margins reads limits): 3x by design */
+	result("latency_nmi",
+	       !n1 && !guard_n && guard_inside_max_us >= hold * 1000L / 3,
+	       "user-space loop, 100 NMIs (%.0f-%.0f ms in): %d of %d section(s) over 100 us start in the NMI path and end outside it, %d in it; irqs-off hold of %d ms, an NMI every 5 ms: its section %ld us (at least %d ms), %d cut short%s%s",
+	       t_nmi, t_nmi_end, n1, total1, inside1, hold, guard_inside_max_us,
+	       hold / 3, guard_n, n1 || guard_n ? ": " : "", n1 ? hit1 : guard_hit);
+cpus:
+	sched_setaffinity(0, sizeof(mine), &mine);
 out:
 	write_file(TR "tracing_thresh", "0");
 	write_file(TR "current_tracer", "nop");

@@ -1233,13 +1233,16 @@ MODULE_PARM_DESC(hold_lock_ms, "Write MS to hold a spinlock for MS ms, by the cl
  * this module (x86: the local APIC's NMI delivery); -ENODEV elsewhere.
  */
 #ifdef CONFIG_X86
-static atomic_t fork_nmi_pending, fork_nmi_seen;
+static atomic_t fork_nmi_pending, fork_nmi_seen, fork_nmi_in_hold;
+static bool fork_in_hold;
 
 static int fork_nmi_fn(unsigned int type, struct pt_regs *regs)
 {
 	if (!atomic_add_unless(&fork_nmi_pending, -1, 0))
 		return NMI_DONE;
 	atomic_inc(&fork_nmi_seen);
+	if (READ_ONCE(fork_in_hold))
+		atomic_inc(&fork_nmi_in_hold);
 	return NMI_HANDLED;
 }
 
@@ -1266,8 +1269,71 @@ static int fork_nmi_cpu1(unsigned int n)
 		atomic_read(&fork_nmi_seen), n);
 	return atomic_read(&fork_nmi_seen) ? 0 : -EIO;
 }
+
+/* CPU 0's kthread: an NMI to CPU 1 every 5 ms until stopped */
+static int fork_nmi_sender(void *arg)
+{
+	while (!kthread_should_stop()) {
+		atomic_inc(&fork_nmi_pending);
+		apic->send_IPI(1, NMI_VECTOR);
+		msleep(5);
+	}
+	return 0;
+}
+
+static noinline void fork_irqs_off(unsigned int ms)
+{
+	local_irq_disable();
+	fork_busy_us(ms * USEC_PER_MSEC);
+	local_irq_enable();
+}
+
+/*
+ * hold_irq_nmi_ms, written on CPU 1: interrupts held off there for MS ms
+ * while a kthread on CPU 0 sends NMIs to it every 5 ms (not a write of
+ * nmi_cpu1: this write holds the module's parameter lock).  The latency
+ * tracers name this function as the hold's start and end.  -EAGAIN when
+ * no NMI came during the hold.
+ */
+static int hold_irq_nmi_set(unsigned int ms)
+{
+	struct task_struct *sender;
+	int ret;
+
+	if (raw_smp_processor_id() != 1 || !cpu_online(0))
+		return -ENODEV;
+	ret = register_nmi_handler(NMI_LOCAL, fork_nmi_fn, 0, "fork_nmi");
+	if (ret)
+		return ret;
+	atomic_set(&fork_nmi_in_hold, 0);
+	sender = kthread_create(fork_nmi_sender, NULL, "fork_nmi_sender");
+	if (IS_ERR(sender)) {
+		ret = PTR_ERR(sender);
+		goto out;
+	}
+	kthread_bind(sender, 0);
+	wake_up_process(sender);
+	msleep(20);
+	WRITE_ONCE(fork_in_hold, true);
+	fork_irqs_off(ms);
+	WRITE_ONCE(fork_in_hold, false);
+	kthread_stop(sender);
+	msleep(20);
+	pr_info("fork_load: %d NMIs on CPU 1 during an irqs-off hold of %u ms\n",
+		atomic_read(&fork_nmi_in_hold), ms);
+	ret = atomic_read(&fork_nmi_in_hold) ? 0 : -EAGAIN;
+out:
+	unregister_nmi_handler(NMI_LOCAL, "fork_nmi");
+	atomic_set(&fork_nmi_pending, 0);
+	return ret;
+}
 #else
 static int fork_nmi_cpu1(unsigned int n)
+{
+	return -ENODEV;
+}
+
+static int hold_irq_nmi_set(unsigned int ms)
 {
 	return -ENODEV;
 }
@@ -1275,6 +1341,10 @@ static int fork_nmi_cpu1(unsigned int n)
 
 FORK_COUNT_PARAM(nmi_cpu1, 1000, fork_nmi_cpu1);
 MODULE_PARM_DESC(nmi_cpu1, "Write N to send N NMIs to CPU 1, 5 ms apart (x86)");
+
+FORK_COUNT_PARAM(hold_irq_nmi_ms, 2000, hold_irq_nmi_set);
+MODULE_PARM_DESC(hold_irq_nmi_ms,
+		 "Write MS on CPU 1 to hold interrupts off there for MS ms while CPU 0 sends NMIs (x86)");
 
 /*
  * A slow console for the records logged meanwhile: the counting console
